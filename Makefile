@@ -1,0 +1,44 @@
+# Two commands a newcomer needs: `make demo` and `make test`. Everything else is here
+# for contributors. Each target sets up what it needs on a machine with Python 3.11.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck unit bench tools clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# Runs the command line on the bundled real example (MMLU-Pro, see examples/README.md):
+# no GitHub, no token.
+demo: $(STAMP)
+	$(BIN)/leaderboard report examples/mmlu-pro-sample.csv.gz \
+	  --baseline Meta-Llama-3_1-8B-Instruct --candidate Meta-Llama-3_1-8B \
+	  --json out/demo-report.json; status=$$?; test $$status -le 1
+
+# Tools the container and workflow tests need (podman, buildah, debootstrap).
+tools:
+	bash scripts/install-tools.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -n 2
+
+test: $(STAMP) tools lint typecheck unit
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache .hypothesis

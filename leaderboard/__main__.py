@@ -1,0 +1,5 @@
+"""`python -m leaderboard` is the `leaderboard` command."""
+
+from leaderboard.cli import main
+
+raise SystemExit(main())

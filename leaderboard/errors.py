@@ -1,0 +1,61 @@
+"""The exceptions users see.
+
+Every problem a person can fix (bad input, bad settings) is a `LeaderboardError`;
+the command line and the action turn it into one line and exit status 2. Anything
+else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class LeaderboardError(Exception):
+    """Root of every error caused by input or configuration, not by a bug."""
+
+    exit_code = 2
+
+
+class InputError(LeaderboardError):
+    """An artifact that breaks the input contract.
+
+    The message names where (file, line or record), what (field) and the fix.
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        record: int | None = None,
+        field: str | None = None,
+        fix: str | None = None,
+    ) -> None:
+        self.problem = problem
+        self.file = file
+        self.line = line
+        self.record = record
+        self.field = field
+        self.fix = fix
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = []
+        if self.file is not None:
+            where.append(self.file)
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        elif self.record is not None:
+            where.append(f"record {self.record}")
+        head = ":".join(where[:1]) + (f", {where[1]}" if len(where) > 1 else "")
+        parts = [head] if head else []
+        if self.field is not None:
+            parts.append(f"field `{self.field}`")
+        text = ", ".join(parts)
+        msg = f"{text}: {self.problem}" if text else self.problem
+        if self.fix:
+            msg += f" ({self.fix})"
+        return msg
+
+
+class UsageError(LeaderboardError):
+    """Bad settings: a command-line option or an action input."""

@@ -1,0 +1,122 @@
+"""The report: the pydantic models behind the JSON report (schema_version 1).
+
+These models are the contract of ../CONTRACT.md section 3. Field names here are
+public: add freely, rename nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Interval(_Model):
+    """A two-sided interval at the report's `confidence`."""
+
+    lo: float
+    hi: float
+
+
+class LeaderboardRow(_Model):
+    """One model's line of the leaderboard."""
+
+    rank: int = Field(description="1 = best mean score; ties share no rank")
+    model_id: str
+    mean_score: float = Field(description="weighted mean of the task scores")
+    mean_ci_lo: float
+    mean_ci_hi: float
+    win_rate: float = Field(
+        description="share of its tasks on which the model has the top score; "
+        "a tie is a full win for every tied model"
+    )
+    tasks_completed: int
+    tasks_total: int = Field(description="tasks present in the whole run")
+    complete: bool = Field(description="false when the model misses tasks or items")
+    missing_tasks: list[str] = Field(default_factory=list)
+    units: int = Field(description="resampling units behind the interval")
+    rank_lo: int = Field(description="best rank the model takes across replicates")
+    rank_hi: int = Field(description="worst rank the model takes across replicates")
+    categories: dict[str, float] = Field(default_factory=dict)
+    category_intervals: dict[str, Interval] = Field(default_factory=dict)
+
+
+class PairwiseDiff(_Model):
+    """`model_a - model_b` on the units both share, with a paired interval."""
+
+    model_a: str
+    model_b: str
+    diff_mean: float
+    ci_lo: float
+    ci_hi: float
+    significant: bool = Field(description="the interval excludes zero")
+    shared_tasks: int = 0
+    shared_units: int = 0
+
+
+class GateComparison(_Model):
+    """One gated comparison: `candidate - baseline`."""
+
+    candidate: str
+    baseline: str
+    scope: str = Field(description='"overall" or "category:<name>"')
+    diff_mean: float
+    ci_lo: float
+    ci_hi: float
+    confidence: float = Field(
+        description="level of this interval after the family adjustment"
+    )
+    margin: float
+    regressed: bool = Field(description="the whole interval lies below -margin")
+    min_detectable_regression: float = Field(
+        description="smallest true drop this suite detects with 80% power"
+    )
+    shared_tasks: int = 0
+    shared_units: int = 0
+
+
+class Gate(_Model):
+    baseline: str | None
+    regressed: bool
+    adjustment: Literal["bonferroni", "none"] = "bonferroni"
+    family_size: int = 0
+    comparisons: list[GateComparison] = Field(default_factory=list)
+
+
+class ReportSettings(_Model):
+    confidence: float
+    resamples: int
+    seed: int
+    margin: float
+    method: str = Field(description="how the intervals are computed")
+    unit: Literal["task", "item", "cluster"] = Field(
+        description="what the bootstrap resamples"
+    )
+    baseline: str | None = None
+    candidates: list[str] = Field(default_factory=list)
+    gate_categories: bool = False
+
+
+class DataSummary(_Model):
+    records: int
+    models: int
+    tasks: int
+    categories: list[str]
+    items: int = Field(description="distinct (task, item) pairs; 0 for task-level data")
+    clusters: int = Field(description="distinct (task, cluster) pairs; 0 when unclustered")
+    samples_per_item_max: int = 1
+
+
+class Report(_Model):
+    schema_version: Literal[1] = 1
+    generator: str = Field(description="leaderboard-action and its version")
+    settings: ReportSettings
+    data: DataSummary
+    leaderboard: list[LeaderboardRow]
+    pairwise: list[PairwiseDiff]
+    gate: Gate
+    warnings: list[str] = Field(default_factory=list)

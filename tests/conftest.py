@@ -1,0 +1,59 @@
+"""Shared fixtures: factories for records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from leaderboard.records import EvalRun
+
+
+def make_runs(
+    models: int = 3,
+    tasks: int = 12,
+    *,
+    items: int | None = None,
+    clusters: int | None = None,
+    categories: int = 1,
+    seed: int = 0,
+    **overrides: Any,
+) -> list[EvalRun]:
+    """Random but seeded records: model k has true mean 0.5 + 0.05 k.
+
+    With ``items``, each task has that many binary items (``item_id`` set); with
+    ``clusters`` too, items are spread over that many clusters per task.
+    """
+    rng = np.random.default_rng(seed)
+    runs: list[EvalRun] = []
+    for m in range(models):
+        for t in range(tasks):
+            cat = f"cat{t % categories}"
+            if items is None:
+                score = float(np.clip(rng.normal(0.5 + 0.05 * m, 0.1), 0, 1))
+                runs.append(
+                    EvalRun(f"model-{m}", f"task-{t:02d}", score, category=cat, **overrides)
+                )
+                continue
+            for i in range(items):
+                score = float(rng.random() < 0.5 + 0.05 * m)
+                cluster = None if clusters is None else f"c{i % clusters}"
+                runs.append(
+                    EvalRun(
+                        f"model-{m}",
+                        f"task-{t:02d}",
+                        score,
+                        category=cat,
+                        item_id=i,
+                        cluster=cluster,
+                        **overrides,
+                    )
+                )
+    return runs
+
+
+@pytest.fixture
+def runs_factory() -> Callable[..., list[EvalRun]]:
+    return make_runs
