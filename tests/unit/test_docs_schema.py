@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from leaderboard import build_report, load_runs
 from leaderboard.report import (
     DataSummary,
     Gate,
@@ -154,8 +155,6 @@ def test_schema__rejects_a_report_with_a_wrong_field(
 def test_schema__accepts_the_report_of_the_bundled_example(
     validator: jsonschema.protocols.Validator,
 ) -> None:
-    from leaderboard import build_report, load_runs
-
     runs = load_runs([str(EXAMPLE)])
     report = build_report(
         runs,
