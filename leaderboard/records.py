@@ -1,9 +1,12 @@
-"""Input records: `EvalRun`, and (to come) loading and validating artifacts."""
+"""Input records: `EvalRun`, and `load_runs`, which loads and validates artifacts."""
 
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from leaderboard.errors import InputError
 
@@ -95,5 +98,66 @@ class EvalRun:
             )
 
 
-def load_runs(paths: object) -> list[EvalRun]:  # scaffold: replaced by the loader work
-    raise NotImplementedError
+def load_runs(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    format: str = "auto",
+) -> list[EvalRun]:
+    """Load, validate and combine eval-runner artifacts.
+
+    Parameters
+    ----------
+    paths : path, glob, or iterable of them
+        Files (``.json``, ``.jsonl``, ``.ndjson``, ``.csv``, each optionally gzipped)
+        and globs (``**`` matches directories recursively). A file named twice is read
+        once.
+    format : {"auto", "records", "inspect", "lm-eval"}
+        ``"auto"`` asks `leaderboard.formats.sniff` whether a file is a framework log
+        and otherwise reads it as records (by extension, then by content);
+        ``"records"`` reads every file as records; a framework name reads every file
+        with that framework's reader.
+
+    Returns
+    -------
+    list of EvalRun
+        Every record of every file, sorted by (model_id, task_id, item_id, sample), so
+        the result depends on the set of records only, not on record or file order.
+        ``item_id`` and ``cluster`` are strings (the JSON integer 42 becomes "42").
+
+    Raises
+    ------
+    UsageError
+        No paths, or an unknown `format`.
+    InputError
+        A file that is missing, empty, unreadable or unrecognised; a glob that matches
+        nothing; a record that breaks the input contract; the same (model, task[, item[,
+        sample]]) twice; item-level and task-level records for one (model, task); one
+        task with two categories or weights. Its message is one line naming the file,
+        the line or record, the field and the fix.
+    """
+    from leaderboard.record_sources import check_runs, collect  # noqa: PLC0415 - cycle
+
+    runs, sources = collect(paths, format)
+    canonical_sort(runs)
+    check_runs(runs, sources)
+    return runs
+
+
+def _item_key(run: EvalRun) -> str:
+    return "" if run.item_id is None else str(run.item_id)
+
+
+def _sample_key(run: EvalRun) -> int:
+    return -1 if run.sample is None else run.sample
+
+
+def canonical_sort(runs: list[EvalRun]) -> None:
+    """Sort `runs` in place by (model_id, task_id, item_id, sample), absent first.
+
+    Four stable sorts on one attribute each, so no key tuples are built for a million
+    records.
+    """
+    runs.sort(key=_sample_key)
+    runs.sort(key=_item_key)
+    runs.sort(key=attrgetter("task_id"))
+    runs.sort(key=attrgetter("model_id"))

@@ -1,0 +1,177 @@
+"""The CSV reader of the input contract: a header row, then one record a row.
+
+Cells are text, so numbers are parsed strictly (``0.5``, ``1e-3``; not ``nan``,
+``inf``, ``1_0``, ``50%``); a score may also be ``true``/``false``. An empty cell of an
+optional field means the field is absent. ``item_id`` and ``cluster`` stay strings,
+as in every other format (see `leaderboard.record_formats`). Line numbers count the
+header as line 1; a record spanning lines (a quoted line break) is named by its last.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from leaderboard.errors import InputError
+from leaderboard.record_formats import (
+    FIELDS,
+    UTF8_BOM,
+    FieldProblem,
+    Intern,
+    Place,
+    _gzip_error,
+    _make_run,
+    check_keys,
+    check_text,
+    open_binary,
+    relocate,
+    show,
+)
+from leaderboard.records import DEFAULT_CATEGORY, EvalRun
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
+_INTEGER = re.compile(r"\+?\d{1,18}")
+_TRUE = frozenset({"true", "True", "TRUE"})
+_FALSE = frozenset({"false", "False", "FALSE"})
+
+
+def _number(field: str, cell: str) -> float:
+    text = cell.strip()
+    if _NUMBER.fullmatch(text):
+        return float(text)
+    fix = (
+        "write a fraction in [0, 1] (divide percentages by 100)"
+        if text.endswith("%")
+        else "write a plain decimal number such as 0.75"
+    )
+    raise FieldProblem(field, f"must be a number, got {show(cell)}", fix)
+
+
+def _score(cell: str) -> float:
+    text = cell.strip()
+    if text in _TRUE:
+        return 1.0
+    if text in _FALSE:
+        return 0.0
+    return _number("score", cell)
+
+
+def _text(field: str, cell: str, intern: Intern) -> str:
+    if cell == "":
+        raise FieldProblem(field, "is empty", f"give every record a `{field}`")
+    return intern(check_text(field, cell))
+
+
+def _header(row: list[str], shown: str) -> tuple[int, ...]:
+    names = [cell.strip() for cell in row]
+    columns: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if name in columns:
+            raise InputError(
+                f"names the column twice (columns {columns[name] + 1} and {index + 1})",
+                file=shown,
+                line=1,
+                field=name,
+                fix="keep one column per field",
+            )
+        columns[name] = index
+    problem = check_keys(tuple(names))
+    if problem is not None:
+        raise problem.at(shown, line=1)
+    return tuple(columns.get(field, -1) for field in FIELDS)
+
+
+def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
+    """Records of a CSV file with a header row (UTF-8, BOM and CRLF allowed)."""
+    handle = open_binary(path, shown)
+    line = 1
+    try:
+        with handle, io.TextIOWrapper(handle, encoding="utf-8-sig", newline="") as text:
+            reader = csv.reader(text, strict=True)
+            columns: tuple[int, ...] | None = None
+            for row in reader:
+                line = reader.line_num
+                if not any(row):
+                    continue
+                if columns is None:
+                    columns = _header(row, shown)
+                    width = len(row)
+                    continue
+                if len(row) != width:
+                    raise InputError(
+                        f"has {len(row)} cells but the header has {width}",
+                        file=shown,
+                        line=line,
+                        fix="quote cells that contain "
+                        "commas, and give every row one cell per column",
+                    )
+                yield line, _row(row, columns, shown, line, intern)
+    except UnicodeDecodeError:
+        bad = _first_bad_line(path, shown)
+        raise InputError(
+            "is not valid UTF-8", file=shown, line=bad, fix="save the file as UTF-8"
+        ) from None
+    except csv.Error as exc:
+        raise InputError(
+            f"is not valid CSV ({exc})",
+            file=shown,
+            line=line + 1,
+            fix="quote cells containing commas, quotes or line breaks, "
+            "and double quotes inside quoted cells",
+        ) from None
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _gzip_error(shown, exc, line + 1) from None
+
+
+def _row(
+    row: list[str], at: tuple[int, ...], shown: str, line: int, intern: Intern
+) -> EvalRun:
+    """One CSV row; `at` holds each field's column in `FIELDS` order, -1 when absent."""
+    model, task, score, metric, category, weight, item, cluster, sample = (
+        row[index] if index >= 0 else "" for index in at
+    )
+    try:
+        if score.strip() == "":
+            raise FieldProblem("score", "is empty", "give every record a score in [0, 1]")
+        sample = sample.strip()
+        if sample and not _INTEGER.fullmatch(sample):
+            raise FieldProblem(
+                "sample",
+                f"must be a non-negative integer, got {show(sample)}",
+                "number repeated samples of an item 0, 1, 2, ...",
+            )
+        return _make_run(
+            model=_text("model_id", model, intern),
+            task=_text("task_id", task, intern),
+            score=_score(score),
+            metric=_text("metric_name", metric, intern) if metric else None,
+            category=_text("category", category, intern) if category else DEFAULT_CATEGORY,
+            weight=_number("weight", weight) if weight.strip() else 1.0,
+            item=_text("item_id", item, intern) if item else None,
+            cluster=_text("cluster", cluster, intern) if cluster else None,
+            sample=int(sample) if sample else None,
+        )
+    except FieldProblem as problem:
+        raise problem.at(shown, line=line) from None
+    except InputError as err:
+        raise relocate(err, shown, line=line) from None
+
+
+def _first_bad_line(path: Path, shown: str) -> int | None:
+    """The 1-based line holding the first byte that is not UTF-8 (error path only)."""
+    try:
+        with open_binary(path, shown) as handle:
+            for number, raw in enumerate(handle, start=1):
+                if number == 1:
+                    raw = raw.removeprefix(UTF8_BOM)  # noqa: PLW2901
+                try:
+                    raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    return number
+    except (OSError, EOFError, zlib.error):
+        return None
+    return None
