@@ -1,0 +1,278 @@
+"""The command line: ``leaderboard report FILE_OR_GLOB... [options]``.
+
+`main` loads the records, builds the report, prints the markdown comment on stdout and
+writes the optional JSON and markdown files atomically. Exit status: 0 report made, no
+regression; 1 report made and a gated comparison regressed; 2 bad input or usage, with
+one line on stderr (``leaderboard: error: ...``) and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.record_sources import FORMATS
+from leaderboard.records import EvalRun, load_runs
+
+PROG = "leaderboard"
+MAX_RESAMPLES = 1_000_000
+EPILOG = """\
+exit status:
+  0  report made, no gated comparison regressed (or no gate asked for)
+  1  report made, and a candidate regressed against the baseline
+  2  bad input or usage; one line on stderr says which file, line, field and fix
+
+examples:
+  leaderboard report results/*.jsonl
+  leaderboard report 'runs/**/*.csv.gz' --baseline main --candidate pr-1 --json r.json
+"""
+INPUT_HELP = """\
+input: one record per (model, task), or per (model, task, item), with fields model_id,
+task_id, score in [0, 1] (required) and metric_name, category, weight, item_id, cluster,
+sample (optional); files .json (an array, or {"records": [...]}), .jsonl / .ndjson, .csv
+with a header row, each optionally gzipped. Quote globs so the shell leaves them alone;
+'**' matches directories recursively.
+"""
+
+
+class _ArgumentError(Exception):
+    """A usage error found by argparse; `main` prints it as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _ArgumentError(f"{message} (see `{self.prog} --help`)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``leaderboard`` command."""
+    from leaderboard import __version__  # noqa: PLC0415 - the package imports this module
+
+    parser = _Parser(
+        prog=PROG,
+        description="A leaderboard with honest error bars, and a regression gate.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    report = commands.add_parser(
+        "report",
+        help="print the leaderboard comment for eval results (see `report --help`)",
+        description="Print the leaderboard as a markdown comment on stdout.\n\n"
+        + INPUT_HELP,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    report.add_argument(
+        "files", nargs="+", metavar="FILE_OR_GLOB", help="result files or quoted globs"
+    )
+    report.add_argument(
+        "--format",
+        default="auto",
+        choices=FORMATS,
+        help="how to read the files: auto (default) recognises Inspect and lm-eval logs "
+        "and reads everything else as records; the others force one reader",
+    )
+    gate = report.add_argument_group("regression gate")
+    gate.add_argument(
+        "--baseline",
+        metavar="MODEL",
+        help="model_id every candidate is compared with; without it there is no gate",
+    )
+    gate.add_argument(
+        "--candidate",
+        metavar="MODEL",
+        action="append",
+        help="model_id to gate against the baseline; repeat for several "
+        "(default: every other model)",
+    )
+    gate.add_argument(
+        "--margin",
+        default="0.0",
+        metavar="DROP",
+        help="tolerated drop in mean score before a regression counts, e.g. 0.01 "
+        "(default: 0.0)",
+    )
+    gate.add_argument(
+        "--gate-categories",
+        action="store_true",
+        help="also gate each category's mean, not only the overall mean",
+    )
+    stats = report.add_argument_group("statistics")
+    stats.add_argument(
+        "--confidence",
+        default="0.95",
+        metavar="LEVEL",
+        help="confidence level of every interval, between 0 and 1 (default: 0.95)",
+    )
+    stats.add_argument(
+        "--resamples",
+        default="10000",
+        metavar="N",
+        help="bootstrap resamples; more is steadier and slower (default: 10000)",
+    )
+    stats.add_argument(
+        "--seed",
+        default="0",
+        metavar="N",
+        help="random seed; the same seed and records give the same numbers (default: 0)",
+    )
+    out = report.add_argument_group("output")
+    out.add_argument("--json", metavar="PATH", help="also write the JSON report here")
+    out.add_argument(
+        "--markdown", metavar="PATH", help="also write the markdown comment here"
+    )
+    return parser
+
+
+def _float(option: str, text: str, *, low: float, high: float, open_low: bool) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"{option}: must be a number, got {text!r}") from None
+    inside = (value > low if open_low else value >= low) and value < high
+    if not math.isfinite(value) or not inside:
+        lower = "between" if open_low else "at least"
+        bound = f"{low:g} and {high:g}" if open_low else f"{low:g} and below {high:g}"
+        raise UsageError(f"{option}: must be {lower} {bound}, got {text}")
+    return value
+
+
+def _int(option: str, text: str, *, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{option}: must be a whole number, got {text!r}") from None
+    if not low <= value <= high:
+        raise UsageError(f"{option}: must be between {low} and {high}, got {text}")
+    return value
+
+
+def _check_models(
+    runs: Sequence[EvalRun], baseline: str | None, candidates: list[str]
+) -> None:
+    models = sorted({run.model_id for run in runs})
+    known = set(models)
+    listed = ", ".join(repr(m) for m in models[:10]) + (", ..." if len(models) > 10 else "")
+    for option, model in [("--baseline", baseline)] + [
+        ("--candidate", c) for c in candidates
+    ]:
+        if model is not None and model not in known:
+            raise UsageError(
+                f"{option}: model {model!r} is not in the data; "
+                f"give one of the model_id values it holds: {listed}"
+            )
+    if candidates and baseline is None:
+        raise UsageError("--candidate: needs --baseline, the model it is compared with")
+    if baseline is not None and baseline in candidates:
+        raise UsageError(f"--candidate: {baseline!r} is the baseline; give other models")
+
+
+def write_atomic(path: Path, text: str, option: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename: whole or absent."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UsageError(f"{option}: cannot write {path} ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise UsageError(f"{option}: cannot write {path} ({exc.strerror})") from None
+
+
+def _check_target(option: str, value: str | None) -> Path | None:
+    if value is None:
+        return None
+    if value.strip() == "":
+        raise UsageError(f"{option}: must be a file path, got an empty string")
+    path = Path(value)
+    if path.is_dir():
+        raise UsageError(f"{option}: {value} is a directory; give a file path")
+    return path
+
+
+def _report(args: argparse.Namespace) -> int:
+    confidence = _float("--confidence", args.confidence, low=0.0, high=1.0, open_low=True)
+    margin = _float("--margin", args.margin, low=0.0, high=1.0, open_low=False)
+    resamples = _int("--resamples", args.resamples, low=1, high=MAX_RESAMPLES)
+    seed = _int("--seed", args.seed, low=0, high=2**63 - 1)
+    json_path = _check_target("--json", args.json)
+    markdown_path = _check_target("--markdown", args.markdown)
+    candidates = list(dict.fromkeys(args.candidate or []))
+
+    runs = load_runs(args.files, format=args.format)
+    _check_models(runs, args.baseline, candidates)
+
+    from leaderboard.render import CommentContext, render_comment  # noqa: PLC0415
+    from leaderboard.stats import build_report  # noqa: PLC0415
+
+    report = build_report(
+        runs,
+        baseline=args.baseline,
+        candidates=candidates or None,
+        confidence=confidence,
+        resamples=resamples,
+        seed=seed,
+        margin=margin,
+        gate_categories=args.gate_categories,
+    )
+    markdown = render_comment(report, CommentContext())
+    if json_path is not None:
+        write_atomic(json_path, report.model_dump_json(indent=2) + "\n", "--json")
+    if markdown_path is not None:
+        write_atomic(markdown_path, markdown, "--markdown")
+    _print(markdown)
+    return 1 if report.gate.regressed else 0
+
+
+def _print(text: str) -> None:
+    end = "" if text.endswith("\n") else "\n"
+    try:
+        try:
+            sys.stdout.write(text + end)
+        except UnicodeEncodeError:  # a terminal that cannot show every id
+            sys.stdout.write((text + end).encode("ascii", "backslashreplace").decode())
+        sys.stdout.flush()
+    except BrokenPipeError:  # `leaderboard report ... | head`: the status still counts
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _fail(message: str) -> None:
+    line = " ".join(message.split("\n")).replace("\r", " ")
+    sys.stderr.write(f"{PROG}: error: {line}\n")
+    sys.stderr.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (0, 1 or 2)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _ArgumentError as exc:
+        _fail(str(exc))
+        return 2
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        return _report(args)
+    except LeaderboardError as exc:
+        _fail(str(exc))
+        return exc.exit_code
