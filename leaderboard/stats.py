@@ -1,25 +1,402 @@
-"""Scaffold: replaced by the statistical core."""
-# ruff: noqa
-from typing import Any
+"""The statistical core: the report in one call, and the seed lesson's functions.
+
+`build_report` validates its settings, lays the records out (`leaderboard.design`),
+registers every estimate the report shows (`leaderboard.estimates`), draws one shared
+set of bootstrap replicates for all of them (`leaderboard.bootstrap`) and reads the
+leaderboard, the pairwise table, the rank intervals and the gate off those replicates.
+The method, a rescaled and expanded percentile bootstrap, is described in
+`leaderboard.bootstrap`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from leaderboard.bootstrap import (
+    competition_ranks,
+    percentile_intervals,
+    stratified_replicates,
+)
+from leaderboard.design import Design, FloatArray, build_design
+from leaderboard.errors import UsageError
+from leaderboard.estimates import EstimatePlan
+from leaderboard.gate import plan_gate, read_gate
+from leaderboard.records import EvalRun
+from leaderboard.report import (
+    DataSummary,
+    Interval,
+    LeaderboardRow,
+    PairwiseDiff,
+    Report,
+    ReportSettings,
+)
+
+METHOD = "rescaled expanded-percentile bootstrap"
+MIN_RESAMPLES = 100
 
 
-def aggregate(runs: Any, b: int = 500, alpha: float = 0.05, seed: int = 0) -> Any:
-    raise NotImplementedError
+def _generator() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+        return f"leaderboard-action {version('leaderboard-action')}"
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        import leaderboard  # noqa: PLC0415
+
+        return f"leaderboard-action {leaderboard.__version__}"
 
 
-def pairwise_diffs(runs: Any, b: int = 500, alpha: float = 0.05, seed: int = 0) -> Any:
-    raise NotImplementedError
+def _check_settings(confidence: float, resamples: int, seed: int, margin: float) -> None:
+    """Validate the numeric settings; messages name the parameter (scipy style)."""
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, float))
+        or not (0.0 < confidence < 1.0)
+    ):
+        raise UsageError(
+            f"`confidence` must lie strictly between 0 and 1, got {confidence!r}"
+        )
+    if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)):
+        raise UsageError(f"`resamples` must be an integer, got {resamples!r}")
+    if resamples < MIN_RESAMPLES:
+        raise UsageError(
+            f"`resamples` must be at least {MIN_RESAMPLES} (10000 recommended), "
+            f"got {resamples}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise UsageError(f"`seed` must be a non-negative integer, got {seed!r}")
+    if (
+        isinstance(margin, bool)
+        or not isinstance(margin, (int, float))
+        or not math.isfinite(margin)
+        or margin < 0
+    ):
+        raise UsageError(f"`margin` must be a finite number >= 0, got {margin!r}")
 
 
-def bootstrap_mean_ci(scores: Any, b: int = 1000, alpha: float = 0.05, seed: int = 0) -> Any:
-    raise NotImplementedError
+def _check_models(
+    models: list[str], baseline: str | None, candidates: Sequence[str] | None
+) -> list[str]:
+    available = ", ".join(models)
+    if baseline is None:
+        if candidates:
+            raise UsageError("`candidates` need a `baseline` to be compared with")
+        return []
+    if baseline not in models:
+        raise UsageError(f"`baseline` {baseline!r} is not in the data; models: {available}")
+    if candidates is None or len(candidates) == 0:
+        return [m for m in models if m != baseline]
+    if isinstance(candidates, str):
+        candidates = [candidates]
+    out: list[str] = []
+    for c in candidates:
+        if c not in models:
+            raise UsageError(f"candidate {c!r} is not in the data; models: {available}")
+        if c == baseline:
+            raise UsageError(f"candidate {c!r} is the baseline; drop it from `candidates`")
+        if c not in out:
+            out.append(c)
+    return out
+
+
+def _warnings(d: Design) -> list[str]:
+    out = []
+    n_items = d.present.shape[0]
+    for m, model in enumerate(d.models):
+        missing = n_items - int(d.present[:, m].sum())
+        if missing:
+            what = "items" if d.item_level else "tasks"
+            out.append(
+                f"{model} misses {missing} of {n_items} {what}: its mean covers only "
+                "what it completed, and its pairs compare only shared units"
+            )
+    sizes = np.diff(d.starts)
+    single = [d.tasks[h] for h in np.flatnonzero(sizes == 1)] if d.item_level else []
+    if single:
+        out.append(
+            f"{len(single)} task(s) have a single {d.unit_kind} ({', '.join(single[:5])}"
+            f"{', ...' if len(single) > 5 else ''}): they add no sampling variance"
+        )
+    if not d.item_level and len(d.tasks) < 2:
+        out.append(
+            "a single task: no sampling variance can be estimated (zero-width intervals)"
+        )
+    return out
+
+
+def build_report(
+    runs: Iterable[EvalRun],
+    *,
+    baseline: str | None = None,
+    candidates: Sequence[str] | None = None,
+    confidence: float = 0.95,
+    resamples: int = 10000,
+    seed: int = 0,
+    margin: float = 0.0,
+    gate_categories: bool = False,
+) -> Report:
+    """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
+
+    Parameters
+    ----------
+    runs : iterable of EvalRun
+        Task-level or item-level records (CONTRACT.md section 1).
+    baseline : str, optional
+        Model the candidates are gated against; None: no gate.
+    candidates : sequence of str, optional
+        Gated models; default every model except the baseline.
+    confidence : float
+        Level of each leaderboard and pairwise interval, and of the gate's family.
+    resamples : int
+        Bootstrap replicates (at least 100).
+    seed : int
+        Seed of the replicates; with the set of records it fixes every number.
+    margin : float
+        Tolerated drop: a comparison regresses when its interval lies below ``-margin``.
+    gate_categories : bool
+        Also gate every category (Bonferroni over all comparisons).
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    UsageError
+        A setting out of range, or a baseline/candidate not in the data.
+    InputError
+        Duplicate records, item- and task-level records mixed, inconsistent task fields.
+    """
+    _check_settings(confidence, resamples, seed, margin)
+    runs = list(runs)
+    d = build_design(runs)
+    gated = _check_models(d.models, baseline, candidates)
+    alpha = 1.0 - confidence
+    n_models = len(d.models)
+    plan = EstimatePlan(d)
+    overall = [plan.add(m) for m in range(n_models)]
+    cats = d.categories
+    item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    cat_est = {
+        (m, c): plan.add(m, category=c)
+        for m in range(n_models)
+        for c in cats
+        if d.present[item_cat == c, m].any()
+    }
+    pair_est = {
+        (a, b): (plan.add(a, partner=b), plan.add(b, partner=a))
+        for a in range(n_models)
+        for b in range(a + 1, n_models)
+    }
+    gate_plan = plan_gate(plan, d, baseline, gated, gate_categories)
+    rep = plan.run(resamples=resamples, seed=seed)
+    est, reps, df = rep.estimate, rep.replicates, rep.df
+    lo, hi = percentile_intervals(est, reps, df, alpha)
+    order = sorted(range(n_models), key=lambda m: (-est[overall[m]], d.models[m]))
+    rank_lo, rank_hi = _rank_intervals(reps[:, overall], alpha, order)
+    order_pairs = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            ka, kb = pair_est[(a, b)] if a < b else pair_est[(b, a)][::-1]
+            order_pairs.append((a, b, ka, kb))
+    win, completed = _win_rates(d)
+    rows = []
+    for pos, m in enumerate(order):
+        k = overall[m]
+        ck = {c: cat_est[(m, c)] for c in cats if (m, c) in cat_est}
+        missing = [d.tasks[t] for t in range(len(d.tasks)) if not completed[t, m]]
+        rows.append(
+            LeaderboardRow(
+                rank=pos + 1,
+                model_id=d.models[m],
+                mean_score=float(est[k]),
+                mean_ci_lo=float(lo[k]),
+                mean_ci_hi=float(hi[k]),
+                win_rate=float(win[m]),
+                tasks_completed=int(completed[:, m].sum()),
+                tasks_total=len(d.tasks),
+                complete=bool(d.present[:, m].all()),
+                missing_tasks=missing,
+                units=plan.units(k),
+                rank_lo=int(rank_lo[m]),
+                rank_hi=int(rank_hi[m]),
+                categories={c: float(est[j]) for c, j in ck.items()},
+                category_intervals={
+                    c: Interval(lo=float(lo[j]), hi=float(hi[j])) for c, j in ck.items()
+                },
+            )
+        )
+    pairwise = _pairwise(
+        d,
+        plan=plan,
+        pairs=order_pairs,
+        est=est,
+        reps=reps,
+        df=df,
+        alpha=alpha,
+        completed=completed,
+    )
+    gate = read_gate(
+        gate_plan,
+        plan=plan,
+        d=d,
+        baseline=baseline,
+        est=est,
+        reps=reps,
+        df=df,
+        confidence=confidence,
+        margin=margin,
+    )
+    return Report(
+        generator=_generator(),
+        settings=ReportSettings(
+            confidence=confidence,
+            resamples=int(resamples),
+            seed=int(seed),
+            margin=float(margin),
+            method=METHOD,
+            unit=d.unit_kind,  # type: ignore[arg-type]
+            baseline=baseline,
+            candidates=gated,
+            gate_categories=gate_categories,
+        ),
+        data=DataSummary(
+            records=d.records,
+            models=n_models,
+            tasks=len(d.tasks),
+            categories=cats,
+            items=d.n_items,
+            clusters=d.n_clusters,
+            samples_per_item_max=d.samples_max,
+        ),
+        leaderboard=rows,
+        pairwise=pairwise,
+        gate=gate,
+        warnings=_warnings(d),
+    )
+
+
+def _rank_intervals(
+    reps: FloatArray, alpha: float, order: list[int]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    ranks = competition_ranks(reps)
+    lo = np.quantile(ranks, alpha / 2.0, axis=0, method="lower").astype(np.intp)
+    hi = np.quantile(ranks, 1.0 - alpha / 2.0, axis=0, method="higher").astype(np.intp)
+    point = np.empty(len(order), dtype=np.intp)
+    point[order] = np.arange(1, len(order) + 1)
+    # The observed rank is always a plausible rank: tied replicates share the best rank.
+    return np.minimum(lo, point), np.maximum(hi, point)
+
+
+def _win_rates(d: Design) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    ts = d.task_scores()
+    done = ~np.isnan(ts)
+    filled = np.where(done, ts, -np.inf)
+    best = filled.max(axis=1, keepdims=True)
+    wins = done & (filled >= best - 1e-12)
+    n_done = done.sum(axis=0)
+    rate = np.divide(wins.sum(axis=0), n_done, out=np.zeros(ts.shape[1]), where=n_done > 0)
+    return rate, done
+
+
+def _pairwise(
+    d: Design,
+    *,
+    plan: EstimatePlan,
+    pairs: list[tuple[int, int, int, int]],
+    est: FloatArray,
+    reps: FloatArray,
+    df: FloatArray,
+    alpha: float,
+    completed: npt.NDArray[np.bool_],
+) -> list[PairwiseDiff]:
+    if not pairs:
+        return []
+    ia = np.array([p[2] for p in pairs])
+    ib = np.array([p[3] for p in pairs])
+    diff_est = est[ia] - est[ib]
+    diff_df = np.minimum(df[ia], df[ib])
+    lo, hi = percentile_intervals(diff_est, reps[:, ia] - reps[:, ib], diff_df, alpha)
+    out = []
+    for j, (a, b, ka, _) in enumerate(pairs):
+        out.append(
+            PairwiseDiff(
+                model_a=d.models[a],
+                model_b=d.models[b],
+                diff_mean=float(diff_est[j]),
+                ci_lo=float(lo[j]),
+                ci_hi=float(hi[j]),
+                significant=bool(lo[j] > 0 or hi[j] < 0),
+                shared_tasks=int((completed[:, a] & completed[:, b]).sum()),
+                shared_units=plan.units(ka),
+            )
+        )
+    return out
+
+
+def aggregate(
+    runs: Iterable[EvalRun], b: int = 500, alpha: float = 0.05, seed: int = 0
+) -> list[LeaderboardRow]:
+    """The leaderboard rows, best first (the seed lesson's API; see `build_report`)."""
+    return build_report(runs, confidence=1.0 - alpha, resamples=b, seed=seed).leaderboard
+
+
+def pairwise_diffs(
+    runs: Iterable[EvalRun], b: int = 500, alpha: float = 0.05, seed: int = 0
+) -> list[PairwiseDiff]:
+    """Every pair, ``model_a`` ranked above ``model_b`` (the seed lesson's API)."""
+    return build_report(runs, confidence=1.0 - alpha, resamples=b, seed=seed).pairwise
+
+
+def _one_sample(
+    values: FloatArray, b: int, alpha: float, seed: int
+) -> tuple[float, float, float]:
+    _check_settings(1.0 - alpha, b, seed, 0.0)
+    n = values.shape[0]
+    if n == 0:
+        raise UsageError("`scores` must hold at least one value")
+    if not np.isfinite(values).all():
+        raise UsageError("`scores` must be finite numbers")
+    rep = stratified_replicates(
+        values[:, None],
+        np.ones((n, 1)),
+        np.array([0, n], dtype=np.intp),
+        np.zeros(1, dtype=np.intp),
+        np.ones((1, 1)),
+        resamples=b,
+        seed=seed,
+    )
+    lo, hi = percentile_intervals(rep.estimate, rep.replicates, rep.df, alpha)
+    return float(rep.estimate[0]), float(lo[0]), float(hi[0])
+
+
+def bootstrap_mean_ci(
+    scores: Sequence[float] | FloatArray, b: int = 1000, alpha: float = 0.05, seed: int = 0
+) -> tuple[float, float]:
+    """Interval for the mean of ``scores`` (rescaled expanded percentile bootstrap)."""
+    _, lo, hi = _one_sample(
+        np.asarray(scores, dtype=np.float64).reshape(-1), b, alpha, seed
+    )
+    return lo, hi
 
 
 def bootstrap_pairwise_diff(
-    paired_a: Any, paired_b: Any, b: int = 1000, alpha: float = 0.05, seed: int = 0
-) -> Any:
-    raise NotImplementedError
-
-
-def build_report(runs: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError
+    paired_a: Sequence[float] | FloatArray,
+    paired_b: Sequence[float] | FloatArray,
+    b: int = 1000,
+    alpha: float = 0.05,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """``(mean(a - b), lo, hi)`` for paired scores, resampling the pairs."""
+    a = np.asarray(paired_a, dtype=np.float64).reshape(-1)
+    bb = np.asarray(paired_b, dtype=np.float64).reshape(-1)
+    if a.shape != bb.shape:
+        raise UsageError(
+            "`paired_a` and `paired_b` must have the same length, "
+            f"got {a.size} and {bb.size}"
+        )
+    return _one_sample(a - bb, b, alpha, seed)
