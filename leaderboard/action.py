@@ -1,0 +1,421 @@
+"""The GitHub Action: from the runner's environment to a summary, outputs and a comment.
+
+`main` is the only function that reads ``os.environ``, the event file, or builds the
+GitHub client; `run` does the work with every collaborator handed in, so that tests
+can drive it with a fake commenter and a dict for an event.
+
+Exit status (CONTRACT.md section 4): 0 report made and no regression, 1 a gated
+comparison regressed and ``fail-on-regression`` is true, 2 bad input or configuration
+(one ``::error::`` annotation naming the problem). A comment that cannot be posted
+(a fork's read-only token, an API outage) is one warning, never a different status.
+An unexpected exception is a bug: its traceback is printed and the status is 3.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.records import load_runs
+from leaderboard.render import (
+    CommentContext,
+    render_comment,
+    render_failure,
+    render_summary,
+)
+from leaderboard.report import Report
+from leaderboard.settings import Settings
+from leaderboard.stats import build_report
+from leaderboard.workflow_commands import Log, append_summary, write_outputs
+
+__all__ = [
+    "Commenter",
+    "Target",
+    "compute_report",
+    "main",
+    "report_failure",
+    "resolve_target",
+    "run",
+]
+
+PR_EVENTS = ("pull_request", "pull_request_target")
+EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+
+
+class Commenter(Protocol):
+    """What `run` needs from `leaderboard.github.GitHubCommenter`."""
+
+    def upsert(
+        self,
+        *,
+        pr_number: int,
+        header: str,
+        body: str,
+        head_sha: str | None,
+        run_id: int | None,
+    ) -> str: ...
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which pull request (if any) the results belong to, and for which commit."""
+
+    pr_number: int | None
+    head_sha: str | None
+    run_id: int | None
+
+
+def resolve_target(settings: Settings, event: Mapping[str, Any]) -> Target:
+    """Find the pull request and its head commit from the event and the inputs.
+
+    - ``pull_request`` / ``pull_request_target``: the event's pull request, and its head
+      commit (``GITHUB_SHA`` is the merge commit there, which no reviewer knows).
+    - ``workflow_run`` (the fork-safe second half): the ``pr-number`` input (read from
+      the artifact), else the run's only pull request; the commit is the run's head. A
+      ``pr-number`` that the event contradicts is refused.
+    - any other event: the ``pr-number`` input if given, else no pull request.
+
+    Raises
+    ------
+    UsageError
+        A ``pr-number`` that is not one of the triggering run's pull requests.
+    """
+    number = settings.pr_number
+    head_sha = settings.sha
+    if settings.event_name in PR_EVENTS:
+        pull = _dict(event.get("pull_request"))
+        found = _int(pull.get("number")) or _int(event.get("number"))
+        number = number or found
+        head_sha = _str(_dict(pull.get("head")).get("sha")) or head_sha
+    elif settings.event_name == "workflow_run":
+        wr = _dict(event.get("workflow_run"))
+        pulls = [_int(_dict(p).get("number")) for p in _list(wr.get("pull_requests"))]
+        listed = [n for n in pulls if n is not None]
+        if number is not None and listed and number not in listed:
+            raise UsageError(
+                f"pr-number: #{number} is not a pull request of the triggering run "
+                f"(it lists {', '.join(f'#{n}' for n in listed)}); pass the number the "
+                "first workflow saved"
+            )
+        if number is None and len(listed) == 1:
+            number = listed[0]
+        head_sha = _str(wr.get("head_sha")) or head_sha
+    return Target(pr_number=number, head_sha=head_sha, run_id=settings.run_id)
+
+
+def run(
+    settings: Settings,
+    commenter: Commenter | None,
+    *,
+    event: Mapping[str, Any],
+    out: TextIO,
+    compute: Callable[[Settings], Report] | None = None,
+) -> int:
+    """Compute the report and hand it to the runner and the pull request.
+
+    Parameters
+    ----------
+    settings : Settings
+        The parsed inputs and runner variables.
+    commenter : Commenter or None
+        Posts the sticky comment; None when there is no token (a warning on a PR).
+    event : Mapping
+        The event payload (the JSON of ``GITHUB_EVENT_PATH``).
+    out : TextIO
+        The runner log.
+    compute : callable, optional
+        Settings to report; `compute_report` (load, then bootstrap) by default.
+
+    Returns
+    -------
+    int
+        The exit status.
+    """
+    log = Log(out, secrets=[settings.github_token])
+    target = Target(None, settings.sha, settings.run_id)
+    try:
+        target = resolve_target(settings, event)
+        context = _context(settings, target)
+        report = (compute or compute_report)(settings)
+        comment = render_comment(report, context, template=settings.template)
+        summary = render_summary(report, context, template=settings.template)
+        report_path = _write_report(settings, report)
+    except LeaderboardError as exc:
+        return report_failure(settings, commenter, target, exc, log)
+    except Exception:
+        with contextlib.suppress(Exception):  # the original exception is what matters
+            report_failure(settings, commenter, target, None, log)
+        raise
+
+    _log_verdict(report, log, failing=settings.fail_on_regression)
+    append_summary(settings.summary_path, summary)
+    write_outputs(
+        settings.output_path,
+        {
+            "regressed": _bool(report.gate.regressed),
+            "report": _display(settings, report_path),
+        },
+    )
+    url = _post(settings, commenter, target, comment, log)
+    write_outputs(settings.output_path, {"comment-url": url or ""})
+    if report.gate.regressed and settings.fail_on_regression:
+        return EXIT_REGRESSED
+    return EXIT_OK
+
+
+def report_failure(
+    settings: Settings,
+    commenter: Commenter | None,
+    target: Target,
+    exc: LeaderboardError | None,
+    log: Log,
+) -> int:
+    """Tell everyone the leaderboard could not be computed, and return status 2.
+
+    One ``::error::`` annotation, a note in the job summary, and on a pull request the
+    sticky comment is replaced by the failure, so that it never shows an older
+    commit's numbers as if they were current. With ``exc`` None (a bug) the comment
+    and summary say so; the caller re-raises.
+    """
+    if exc is None:
+        message = (
+            "internal error in leaderboard-action (a bug; the job log has the details)"
+        )
+    else:
+        message = log.redact(str(exc))
+        log.error(message, title="leaderboard: report not computed")
+    context = _context(settings, target)
+    body = render_failure(message, context)
+    append_summary(settings.summary_path, body)
+    url = _post(settings, commenter, target, body, log)
+    if url:
+        write_outputs(settings.output_path, {"comment-url": url})
+    return EXIT_USAGE
+
+
+def main(env: Mapping[str, str] | None = None) -> int:
+    """Run the action in the runner's environment; return the exit status."""
+    env = os.environ if env is None else env
+    out = sys.stdout
+    error: LeaderboardError | None = None
+    try:
+        settings = Settings.from_env(env)
+    except UsageError as exc:
+        settings, error = Settings.from_env(env, lenient=True), exc
+    event: Mapping[str, Any] = {}
+    try:
+        event = _read_event(settings.event_path)
+    except UsageError as exc:
+        error = error or exc
+    commenter = _make_commenter(settings)
+    log = Log(out, secrets=[settings.github_token])
+    try:
+        if error is not None:
+            target = Target(None, settings.sha, settings.run_id)
+            with contextlib.suppress(UsageError):
+                target = resolve_target(settings, event)
+            return report_failure(settings, commenter, target, error, log)
+        return run(settings, commenter, event=event, out=out)
+    except Exception:
+        traceback.print_exc()
+        log.error("internal error (a bug in leaderboard-action; traceback above)")
+        return EXIT_BUG
+
+
+def compute_report(settings: Settings) -> Report:
+    """Load the results and build the report the inputs ask for.
+
+    Raises
+    ------
+    LeaderboardError
+        Bad input (`InputError`) or settings the data contradicts (`UsageError`).
+    """
+    if settings.template is not None and not settings.template.is_file():
+        raise UsageError(f"template: no such file {str(settings.template)!r}")
+    runs = load_runs(settings.results, format=settings.format)
+    return build_report(
+        runs,
+        baseline=settings.baseline,
+        candidates=list(settings.candidates) or None,
+        confidence=settings.confidence,
+        resamples=settings.resamples,
+        seed=settings.seed,
+        margin=settings.margin,
+        gate_categories=settings.gate_categories,
+    )
+
+
+def _context(settings: Settings, target: Target) -> CommentContext:
+    return CommentContext(
+        head_sha=target.head_sha,
+        run_url=settings.run_url,
+        header=settings.comment_header,
+        summary_url=settings.run_url,
+    )
+
+
+def _write_report(settings: Settings, report: Report) -> Path:
+    path = settings.json_report or settings.default_report_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(
+            f"json-report: cannot write {str(path)!r}: {exc.strerror}"
+        ) from None
+    _give_to_workspace_owner(settings.workspace, path)
+    return path
+
+
+def _give_to_workspace_owner(workspace: Path, path: Path) -> None:
+    """A container action runs as root: hand the file to the job's user, if we can."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    try:
+        owner = workspace.stat()
+        if (owner.st_uid, owner.st_gid) != (0, 0) and path.resolve().is_relative_to(
+            workspace.resolve()
+        ):
+            os.chown(path, owner.st_uid, owner.st_gid)
+    except OSError:
+        pass
+
+
+def _display(settings: Settings, path: Path) -> str:
+    """The report's path for the ``report`` output.
+
+    Relative to the workspace when inside it: the container sees the workspace at
+    ``/github/workspace``, the job's later steps at ``$GITHUB_WORKSPACE``, and a
+    relative path means the same file to both.
+    """
+    try:
+        return str(path.relative_to(settings.workspace))
+    except ValueError:
+        return str(path)
+
+
+def _post(
+    settings: Settings, commenter: Commenter | None, target: Target, body: str, log: Log
+) -> str | None:
+    """Post or update the sticky comment; warn (once) and return None if that fails."""
+    if target.pr_number is None:
+        log.info(
+            f"event {settings.event_name or '(none)'}: no pull request, so no comment "
+            "(job summary and outputs only)"
+        )
+        return None
+    if not settings.comment:
+        log.info(f"comment: false, so no comment on #{target.pr_number}")
+        return None
+    if commenter is None:
+        log.warning(
+            f"comment not posted on #{target.pr_number}: no github-token or "
+            "GITHUB_REPOSITORY; the job summary has the report",
+            title="leaderboard: comment not posted",
+        )
+        return None
+    from leaderboard.github import CommentError  # noqa: PLC0415 - keeps PyGithub lazy
+
+    try:
+        url = commenter.upsert(
+            pr_number=target.pr_number,
+            header=settings.comment_header,
+            body=body,
+            head_sha=target.head_sha,
+            run_id=target.run_id,
+        )
+    except CommentError as exc:
+        log.warning(
+            f"comment not posted on #{target.pr_number}: {exc}. The job summary and the "
+            "outputs have the report; for pull requests from forks see the two-workflow "
+            "recipe (examples/workflows/fork-safe-*.yml)",
+            title="leaderboard: comment not posted",
+        )
+        return None
+    log.info(f"comment: {url}")
+    return url
+
+
+def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
+    data = report.data
+    log.info(
+        f"leaderboard: {data.models} models, {data.tasks} tasks, {data.records} records; "
+        f"intervals at {report.settings.confidence:g}"
+    )
+    for row in report.leaderboard:
+        log.info(
+            f"  {row.rank}. {row.model_id}: {row.mean_score:.4f} "
+            f"[{row.mean_ci_lo:.4f}, {row.mean_ci_hi:.4f}]"
+        )
+    gate = report.gate
+    if gate.baseline is None:
+        log.info("gate: none (no baseline)")
+        return
+    for c in gate.comparisons:
+        line = (
+            f"{c.candidate} - {c.baseline} ({c.scope}): {c.diff_mean:+.4f} "
+            f"[{c.ci_lo:+.4f}, {c.ci_hi:+.4f}] at {c.confidence:g}, margin {c.margin:g}"
+        )
+        if c.regressed and failing:
+            log.error(f"regression: {line}", title="leaderboard: regression")
+        elif c.regressed:
+            log.warning(
+                f"regression: {line} (fail-on-regression: false)",
+                title="leaderboard: regression",
+            )
+        else:
+            log.info(f"gate: {line}: no regression")
+
+
+def _read_event(path: Path | None) -> Mapping[str, Any]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise UsageError(
+            f"GITHUB_EVENT_PATH: cannot read the event file {str(path)!r}: {exc}"
+        ) from None
+    return data if isinstance(data, dict) else {}
+
+
+def _make_commenter(settings: Settings) -> Commenter | None:
+    if not settings.github_token or not settings.repository:
+        return None
+    from leaderboard.github import GitHubCommenter  # noqa: PLC0415 - keeps PyGithub lazy
+
+    return GitHubCommenter(
+        token=settings.github_token,
+        api_url=settings.api_url,
+        repository=settings.repository,
+    )
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None

@@ -1,0 +1,310 @@
+"""The action's settings: its inputs (`INPUT_*`) and the runner's variables.
+
+The runner passes each input of ``action.yml`` as ``INPUT_<NAME>``, the name upper-cased
+with hyphens kept (``INPUT_FAIL-ON-REGRESSION``). `Settings.from_env` reads them, and the
+usual ``GITHUB_*`` variables, from a mapping it is given: nothing here reads
+``os.environ``. Each input has a small parser whose error names the input, e.g.
+``confidence: must be between 0 and 1 (exclusive), got '1.5'``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from leaderboard.errors import UsageError
+
+T = TypeVar("T")
+
+#: Values of the ``format`` input, the loader's ``format`` argument.
+FORMATS: tuple[str, ...] = ("auto", "records", "inspect", "lm-eval")
+#: Most bootstrap resamples an input may ask for (time and memory stay bounded).
+MAX_RESAMPLES = 1_000_000
+_HEADER = re.compile(r"[\w .:/()+-]{1,64}")
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
+
+
+def parse_bool(name: str, raw: str) -> bool:
+    """Parse a boolean input the way ``@actions/core`` ``getBooleanInput`` does.
+
+    Parameters
+    ----------
+    name : str
+        The input's name, for the error message.
+    raw : str
+        The value, already stripped.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    UsageError
+        Unless the value is true/True/TRUE or false/False/FALSE.
+    """
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise UsageError(f"{name}: must be true or false, got {raw!r}")
+
+
+def parse_int(name: str, raw: str, *, minimum: int, maximum: int | None = None) -> int:
+    """Parse an integer input within ``[minimum, maximum]``."""
+    try:
+        value = int(raw, 10)
+    except ValueError:
+        raise UsageError(f"{name}: must be an integer, got {raw!r}") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = (
+            f"at least {minimum}" if maximum is None else f"between {minimum} and {maximum}"
+        )
+        raise UsageError(f"{name}: must be {bound}, got {raw!r}")
+    return value
+
+
+def parse_confidence(name: str, raw: str) -> float:
+    """Parse a confidence level: a number strictly between 0 and 1."""
+    value = _float(name, raw)
+    if not 0.0 < value < 1.0:
+        raise UsageError(f"{name}: must be between 0 and 1 (exclusive), got {raw!r}")
+    return value
+
+
+def parse_margin(name: str, raw: str) -> float:
+    """Parse the tolerated drop: a number in [0, 1), on the score's scale."""
+    value = _float(name, raw)
+    if not 0.0 <= value < 1.0:
+        raise UsageError(
+            f"{name}: must be at least 0 and below 1 (scores lie in [0, 1]), got {raw!r}"
+        )
+    return value
+
+
+def _float(name: str, raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"{name}: must be a number, got {raw!r}") from None
+    if not math.isfinite(value):
+        raise UsageError(f"{name}: must be a finite number, got {raw!r}")
+    return value
+
+
+def split_list(raw: str) -> tuple[str, ...]:
+    """Split a newline- or comma-separated input into its non-blank items."""
+    parts = re.split(r"[\n,]", raw)
+    return tuple(p.strip() for p in parts if p.strip())
+
+
+def parse_results(name: str, raw: str) -> tuple[str, ...]:
+    """Parse ``results``: at least one file or glob."""
+    items = split_list(raw)
+    if not items:
+        raise UsageError(
+            f"{name}: required, got nothing (give the eval runner's result files or "
+            "globs, one a line, relative to the workspace)"
+        )
+    return items
+
+
+def parse_header(name: str, raw: str) -> str:
+    """Parse ``comment-header``: a short single-line label."""
+    if not _HEADER.fullmatch(raw):
+        raise UsageError(
+            f"{name}: must be 1 to 64 letters, digits, spaces or . : / ( ) + - _, "
+            f"got {raw!r}"
+        )
+    return raw
+
+
+def parse_format(name: str, raw: str) -> str:
+    """Parse ``format``: one of `FORMATS`."""
+    if raw not in FORMATS:
+        raise UsageError(f"{name}: must be one of {', '.join(FORMATS)}, got {raw!r}")
+    return raw
+
+
+def parse_pr_number(name: str, raw: str) -> int | None:
+    """Parse ``pr-number``: empty, or a pull request number (a positive integer)."""
+    if raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit():
+        raise UsageError(f"{name}: must be a pull request number, got {raw!r}")
+    return parse_int(name, raw, minimum=1)
+
+
+def parse_model_id(name: str, raw: str) -> str | None:
+    """Parse ``baseline``: empty (no gate) or a model id."""
+    return raw or None
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input of ``action.yml``: its name, its default, and its parser."""
+
+    name: str
+    default: str
+    parse: Callable[[str, str], Any]
+
+    @property
+    def env_name(self) -> str:
+        """The variable the runner sets: ``INPUT_`` + the name upper-cased."""
+        return "INPUT_" + self.name.replace(" ", "_").upper()
+
+
+#: Every input the action reads, in the order of ``action.yml``. The default of
+#: ``github-token`` (``${{ github.token }}``) is the runner's business: here, empty.
+INPUTS: tuple[Input, ...] = (
+    Input("results", "", parse_results),
+    Input("baseline", "", parse_model_id),
+    Input("candidates", "", lambda _n, raw: split_list(raw)),
+    Input("confidence", "0.95", parse_confidence),
+    Input(
+        "resamples",
+        "10000",
+        lambda n, raw: parse_int(n, raw, minimum=1, maximum=MAX_RESAMPLES),
+    ),
+    Input("seed", "0", lambda n, raw: parse_int(n, raw, minimum=0, maximum=2**63 - 1)),
+    Input("margin", "0", parse_margin),
+    Input("fail-on-regression", "true", parse_bool),
+    Input("comment", "true", parse_bool),
+    Input("comment-header", "leaderboard", parse_header),
+    Input("github-token", "", lambda _n, raw: raw),
+    Input("template", "", lambda _n, raw: raw or None),
+    Input("json-report", "", lambda _n, raw: raw or None),
+    Input("format", "auto", parse_format),
+    Input("pr-number", "", parse_pr_number),
+    Input("gate-categories", "false", parse_bool),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the action needs to know, parsed and checked.
+
+    Paths (``results``, ``template``, ``json_report``) are already joined to the
+    workspace when they were relative. The token is left out of ``repr``.
+    """
+
+    results: tuple[str, ...]
+    baseline: str | None = None
+    candidates: tuple[str, ...] = ()
+    confidence: float = 0.95
+    resamples: int = 10_000
+    seed: int = 0
+    margin: float = 0.0
+    fail_on_regression: bool = True
+    comment: bool = True
+    comment_header: str = "leaderboard"
+    github_token: str = field(default="", repr=False)
+    template: Path | None = None
+    json_report: Path | None = None
+    format: str = "auto"
+    pr_number: int | None = None
+    gate_categories: bool = False
+    # The runner's variables.
+    api_url: str = "https://api.github.com"
+    server_url: str = "https://github.com"
+    repository: str | None = None
+    event_name: str | None = None
+    event_path: Path | None = None
+    sha: str | None = None
+    run_id: int | None = None
+    workspace: Path = Path()
+    output_path: Path | None = None
+    summary_path: Path | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str], *, lenient: bool = False) -> Settings:
+        """Read the settings from the runner's environment.
+
+        Parameters
+        ----------
+        env : Mapping[str, str]
+            The environment (``os.environ`` in the action, a dict in tests).
+        lenient : bool
+            Never raise: an input that does not parse takes its default. For reporting
+            a configuration error through the outputs, summary and comment.
+
+        Returns
+        -------
+        Settings
+
+        Raises
+        ------
+        UsageError
+            The first input that does not parse, named in the message.
+        """
+        values: dict[str, Any] = {}
+        for spec in INPUTS:
+            raw = env.get(spec.env_name, spec.default).strip()
+            try:
+                value = spec.parse(spec.name, raw)
+            except UsageError:
+                if not lenient:
+                    raise
+                value = (
+                    () if spec.name == "results" else spec.parse(spec.name, spec.default)
+                )
+            values[spec.name.replace("-", "_")] = value
+
+        if values["candidates"] and values["baseline"] is None and not lenient:
+            raise UsageError(
+                "candidates: given without a baseline (set `baseline` to the model "
+                "the candidates are gated against)"
+            )
+        workspace = Path(env.get("GITHUB_WORKSPACE") or ".")
+        values["results"] = tuple(_join(workspace, p) for p in values["results"])
+        for key in ("template", "json_report"):
+            if values[key] is not None:
+                values[key] = Path(_join(workspace, values[key]))
+        run_id = env.get("GITHUB_RUN_ID", "").strip()
+        return cls(
+            **values,
+            api_url=(env.get("GITHUB_API_URL") or "https://api.github.com").rstrip("/"),
+            server_url=(env.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/"),
+            repository=env.get("GITHUB_REPOSITORY") or None,
+            event_name=env.get("GITHUB_EVENT_NAME") or None,
+            event_path=_path(env.get("GITHUB_EVENT_PATH")),
+            sha=env.get("GITHUB_SHA") or None,
+            run_id=int(run_id) if run_id.isascii() and run_id.isdigit() else None,
+            workspace=workspace,
+            output_path=_path(env.get("GITHUB_OUTPUT")),
+            summary_path=_path(env.get("GITHUB_STEP_SUMMARY")),
+        )
+
+    @property
+    def run_url(self) -> str | None:
+        """Link to this workflow run, when the runner said which run this is."""
+        if self.repository is None or self.run_id is None:
+            return None
+        return f"{self.server_url}/{self.repository}/actions/runs/{self.run_id}"
+
+    def default_report_path(self) -> Path:
+        """Where the JSON report goes when ``json-report`` is empty.
+
+        In the workspace, which a Docker action shares with the job's later steps
+        (``RUNNER_TEMP`` is not mounted into the container); one file per
+        ``comment-header`` so that two leaderboards in one job do not collide.
+        """
+        if self.comment_header == "leaderboard":
+            return self.workspace / "leaderboard-report.json"
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", self.comment_header).strip("-.") or "x"
+        return self.workspace / f"leaderboard-report-{slug}.json"
+
+
+def _join(workspace: Path, path: str) -> str:
+    if Path(path).is_absolute():
+        return path
+    return str(workspace / path)
+
+
+def _path(raw: str | None) -> Path | None:
+    return Path(raw) if raw else None
