@@ -1,0 +1,209 @@
+"""Escaping untrusted text (model, task and category ids, messages) for its destination.
+
+Ids come from an artifact that untrusted code produced. Everything the renderer takes
+from the artifact passes through one of these functions before it reaches markdown or a
+runner log:
+
+- `md_text`: safe anywhere inline in GitHub-flavoured markdown, including a table cell.
+- `log_text`: safe in a line of the runner log (no workflow commands).
+- `code_text`: safe inside a fenced code block that `code_fence` opened.
+- `safe_url`: an http(s) URL that can sit inside ``[text](url)``, or None.
+
+How GitHub sees markdown (cmark-gfm, then its HTML pipeline) decides the rules:
+cmark-gfm splits table cells at every ``|`` not preceded by a backslash, turns
+``www.x``, ``https://x`` and ``a@b.c`` into links, passes raw HTML through; GitHub then
+turns ``@user``, ``@org/team`` and ``#123`` in the rendered *text* into mentions and
+links, so a backslash cannot stop those: a word joiner (U+2060) after ``@`` or ``#``
+does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote, urlsplit
+
+__all__ = ["code_fence", "code_text", "log_text", "md_text", "safe_url", "truncate"]
+
+REPLACEMENT = "\ufffd"
+WORD_JOINER = "\u2060"
+ZERO_WIDTH_SPACE = "\u200b"
+
+# Characters that reorder how text displays ("trojan source") or end a line.
+_BIDI_AND_BREAKS = frozenset(
+    "\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+# ASCII punctuation that starts markdown syntax anywhere inside a line:
+# escapes, code spans, emphasis, links/images, raw HTML/autolinks, table cells,
+# entities, strikethrough, math.
+_MD_SPECIAL = frozenset("\\`*_[]<>|&~!#$")
+# Characters that start a block (list, heading underline) at the start of a line.
+_MD_LEADING = frozenset("-+=")
+# The dot of "www." and the colon of "scheme://" start a GFM bare-URL autolink.
+_AUTOLINK = re.compile(r"(?i)(?<=www)\.|:(?=//)")
+_LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])")
+
+
+def _is_unsafe_char(ch: str) -> bool:
+    """True for control characters, lone surrogates, and bidi/line-break characters."""
+    if ch in _BIDI_AND_BREAKS:
+        return True
+    cat = unicodedata.category(ch)
+    return cat in {"Cc", "Cs"}
+
+
+def truncate(s: str, limit: int) -> str:
+    """Cut `s` to at most `limit` characters, marking a cut with an ellipsis.
+
+    Parameters
+    ----------
+    s : str
+        Any text.
+    limit : int
+        Maximum length in characters (at least 1).
+
+    Returns
+    -------
+    str
+        `s` itself when short enough, else its first ``limit - 1`` characters and "…".
+    """
+    if len(s) <= limit:
+        return s
+    return s[: max(limit - 1, 0)] + "…"
+
+
+def md_text(s: str) -> str:
+    """Escape untrusted text for GitHub-flavoured markdown (prose or a table cell).
+
+    The result renders as exactly the characters of `s` (control, bidi and line-break
+    characters replaced by U+FFFD; a word joiner after ``@`` and ``#``), as one
+    inline run of plain text: no HTML, no link, no mention, no emphasis, no table
+    cell break, no heading or list.
+
+    Parameters
+    ----------
+    s : str
+        Untrusted text, e.g. a model id from the artifact.
+
+    Returns
+    -------
+    str
+        Markdown source that renders as `s`.
+    """
+    s = "".join(REPLACEMENT if _is_unsafe_char(ch) else ch for ch in s)
+    autolink = {m.start() for m in _AUTOLINK.finditer(s)}
+    out: list[str] = []
+    for i, ch in enumerate(s):
+        if ch in _MD_SPECIAL or i in autolink or (i == 0 and ch in _MD_LEADING):
+            out.append("\\" + ch)
+        elif ch == "@":
+            out.append("@" + WORD_JOINER)
+        else:
+            out.append(ch)
+        if ch == "#":
+            out.append(WORD_JOINER)
+    text = "".join(out)
+    # "1. x" or "1) x" at the start of a line opens an ordered list.
+    return _LEADING_NUMBER.sub(r"\1\\\2", text)
+
+
+def log_text(s: str) -> str:
+    """Make untrusted text safe in one line of a GitHub Actions runner log.
+
+    Control, bidi and line-break characters become visible escapes (``\\n``,
+    ``\\x1b``, ``\\u202e``), so the text stays on one line and no ANSI sequence
+    recolours the log. ``::`` (workflow commands such as ``::error::``,
+    ``::add-mask::``, ``::stop-commands::``) and ``##[`` (the legacy form, which the
+    runner finds anywhere in a line) get a zero-width space inside, so the runner
+    never recognises a command wherever the text sits in the line.
+
+    Parameters
+    ----------
+    s : str
+        Untrusted text.
+
+    Returns
+    -------
+    str
+        One line of text without workflow commands.
+    """
+    out: list[str] = []
+    for ch in s:
+        if _is_unsafe_char(ch):
+            if ch in "\n\r\t":
+                out.append(repr(ch)[1:-1])
+            else:
+                code = ord(ch)
+                out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    text = text.replace("::", ":" + ZERO_WIDTH_SPACE + ":")
+    return text.replace("##[", "#" + ZERO_WIDTH_SPACE + "#[")
+
+
+def code_text(s: str) -> str:
+    """Make untrusted text safe on one line inside a fenced code block.
+
+    Markdown is not interpreted inside a code block; only a line that starts with a
+    fence could end it, so `code_fence` picks a fence longer than any run of
+    backticks in the block. Here, control, bidi and line-break characters are replaced
+    by U+FFFD so the text stays on its line and displays in order.
+
+    Parameters
+    ----------
+    s : str
+        Untrusted text.
+
+    Returns
+    -------
+    str
+        The text, on one line.
+    """
+    return "".join(REPLACEMENT if _is_unsafe_char(ch) else ch for ch in s)
+
+
+def code_fence(body: str, info: str = "text") -> str:
+    """Wrap `body` in a fenced code block that nothing in `body` can close.
+
+    Parameters
+    ----------
+    body : str
+        The block's lines (no trailing newline needed).
+    info : str
+        The info string after the opening fence.
+
+    Returns
+    -------
+    str
+        The fenced block, ending with a newline.
+    """
+    runs = [len(m.group(0)) for m in re.finditer(r"`+", body)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return f"{fence}{info}\n{body.rstrip(chr(10))}\n{fence}\n"
+
+
+def safe_url(url: str | None) -> str | None:
+    """Return `url` fit to sit in ``[text](url)``, or None when it is not http(s).
+
+    Parameters
+    ----------
+    url : str or None
+        A URL built from runner variables (server URL, repository, run id).
+
+    Returns
+    -------
+    str or None
+        The URL with every character that could end or alter a markdown link
+        percent-encoded; None for other schemes (``javascript:``) or no host.
+    """
+    if not url or any(_is_unsafe_char(ch) or ch.isspace() for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in {"http", "https"} or not parts.netloc:
+        return None
+    return quote(url, safe="/:?=&%#~.-_+,;!$*@")

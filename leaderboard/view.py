@@ -1,0 +1,456 @@
+"""The view model: what templates see of a `Report`, every artifact string pre-escaped.
+
+Templates never receive the `Report` itself. Every model, task and category id and every
+warning reaches them already passed through `leaderboard.escape.md_text`, so neither the
+built-in template nor a user's can forget to escape. Numbers stay numbers; the filters
+`num`, `signed`, `pct`, `ci` and `count` (registered in every environment) format them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from leaderboard.escape import code_fence, md_text, safe_url, truncate
+from leaderboard.plot import PlotRow, forest_plot
+from leaderboard.report import GateComparison, LeaderboardRow, Report
+
+__all__ = ["Options", "View", "build_view", "ci", "count", "num", "pct", "signed"]
+
+ID_LIMIT = 256  # characters of an id shown; the JSON report keeps every id whole
+VERDICT_NAMES = 3  # regressions named in the verdict line
+PLOT_FOLD = 25  # fold the plot in <details> above this many models
+
+
+# --- filters -------------------------------------------------------------------------
+
+
+def num(x: float | None, digits: int = 3) -> str:
+    """``0.712``; "n/a" for None, NaN or infinity."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def signed(x: float | None, digits: int = 3) -> str:
+    """``+0.012`` / ``-0.034``: a difference with its sign always shown."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:+.{digits}f}"
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """``95%``, ``97.5%``: a proportion as a percentage, trailing zeros dropped."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    text = f"{100 * x:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("0" if text == "-0" else text) + "%"
+
+
+def ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
+    """``[0.690, 0.734]``: an interval with both ends at `digits` decimals."""
+    return f"[{num(lo, digits)}, {num(hi, digits)}]"
+
+
+def count(n: int) -> str:
+    """``10,000``: an integer with thousands separators."""
+    return f"{n:,}"
+
+
+# --- the view ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """Which parts of the report to show; `leaderboard.render` shrinks these to fit."""
+
+    target: str = "comment"  # "comment" or "summary"
+    pairwise: bool = True
+    categories: bool = True
+    plot: bool = True
+    gate_rows: str = "all"  # "all", "regressed" or "none"
+    top: int | None = None  # show only the best `top` leaderboard rows
+    warnings: bool = True
+    max_ties: int = 200
+    max_warnings: int = 20
+
+
+@dataclass(frozen=True)
+class RowView:
+    rank: int
+    model: str
+    mean: float
+    lo: float
+    hi: float
+    win_rate: float
+    tasks: str
+    complete: bool
+    missing: str
+    rank_range: str
+    marks: str
+    categories: list[float | None]
+    baseline: bool
+    regressed: bool
+
+
+@dataclass(frozen=True)
+class TieView:
+    model_a: str
+    model_b: str
+    diff: float
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    candidate: str
+    baseline: str
+    scope: str
+    diff: float
+    lo: float
+    hi: float
+    confidence: float
+    margin: float
+    mdr: float
+    regressed: bool
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a template may use. Strings are markdown, already escaped."""
+
+    target: str
+    verdict: str
+    status: str  # "regression", "no-regression" or "no-gate"
+    header: str
+    head_sha: str | None
+    run_url: str | None
+    summary_url: str | None
+    confidence: float
+    interval_header: str
+    resamples: int
+    seed: int
+    margin: float
+    method: str
+    unit: str
+    settings_line: str
+    rows: list[RowView]
+    extra_rows: list[RowView]
+    rows_omitted: int
+    incomplete: list[RowView]
+    plot: str | None
+    fold_plot: bool
+    pairs_total: int
+    ties_total: int
+    ties: list[TieView]
+    categories: list[str]
+    gate_baseline: str | None
+    gate_regressed: bool
+    gate_adjustment: str
+    gate_adjustment_text: str
+    gate_family_size: int
+    gate_total: int
+    comparisons: list[ComparisonView]
+    warnings: list[str]
+    warnings_omitted: int
+    omitted: list[str]
+    full_report: str
+    footer: str
+    data_line: str
+    shown: dict[str, bool] = field(default_factory=dict)
+
+
+def esc_id(s: str) -> str:
+    """Escape an artifact id for markdown, cut to `ID_LIMIT` characters."""
+    return md_text(truncate(s, ID_LIMIT))
+
+
+def short_sha(sha: str | None) -> str | None:
+    """``abc1234`` in a code span for a hex sha; other text escaped; None stays None."""
+    if not sha:
+        return None
+    if all(c in "0123456789abcdefABCDEF" for c in sha) and len(sha) >= 7:
+        return f"`{sha[:7]}`"
+    return md_text(truncate(sha, 40))
+
+
+def _scope(scope: str) -> str:
+    if scope.startswith("category:"):
+        return "category " + esc_id(scope.removeprefix("category:"))
+    return esc_id(scope)
+
+
+def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
+    gate = report.gate
+    at = f" for {sha}" if sha else ""
+    prefix = f"**{header}** · " if header != "leaderboard" else ""
+    link = f" ([workflow run]({run}))" if run else ""
+    if gate.baseline is None:
+        return (
+            f"{prefix}⚪ **No gate**{at}: no baseline was set, so no model was checked "
+            f"for a regression.{link}"
+        )
+    base = esc_id(gate.baseline)
+    margin = report.settings.margin
+    margin_text = f", margin {num(margin)}" if margin else ""
+    regressed = [c for c in gate.comparisons if c.regressed]
+    if regressed:
+        parts = [
+            f"**{esc_id(c.candidate)}** is below **{esc_id(c.baseline)}** "
+            f"({_scope(c.scope)}: {signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}, "
+            f"{pct(c.confidence)} family-wise interval{margin_text})"
+            for c in regressed[:VERDICT_NAMES]
+        ]
+        more = len(regressed) - VERDICT_NAMES
+        tail = (
+            f"; and {more} more regressed comparison{'s' * (more != 1)}" if more > 0 else ""
+        )
+        return f"{prefix}🔴 **Regression**{at}: {'; '.join(parts)}{tail}.{link}"
+    n = len(gate.comparisons)
+    if n == 0:
+        return (
+            f"{prefix}🟢 **No regression**{at}: no candidate was compared against "
+            f"**{base}**.{link}"
+        )
+    return (
+        f"{prefix}🟢 **No regression**{at}: no candidate is reliably worse than "
+        f"**{base}** ({n} comparison{'s' * (n != 1)}{margin_text}).{link}"
+    )
+
+
+def _settings_line(report: Report) -> str:
+    s = report.settings
+    gate = report.gate
+    parts = [
+        f"{pct(s.confidence)} intervals",
+        f"{count(s.resamples)} resamples",
+        f"seed {s.seed}",
+        f"margin {num(s.margin)}",
+        f"method: {md_text(s.method)}",
+        f"unit: {md_text(s.unit)}",
+    ]
+    line = "**Settings**: " + " · ".join(parts) + "."
+    if gate.baseline is None:
+        return line + " No gate: set a baseline to check for regressions."
+    adj = "Bonferroni-adjusted" if gate.adjustment == "bonferroni" else "unadjusted"
+    line += f" Gate: {gate.family_size} comparison{'s' * (gate.family_size != 1)}, {adj}."
+    mdrs = [
+        c.min_detectable_regression
+        for c in gate.comparisons
+        if c.scope == "overall" and math.isfinite(c.min_detectable_regression)
+    ]
+    if mdrs:
+        line += (
+            f" This suite detects drops of {num(max(mdrs))} or more with 80% power; "
+            "smaller drops can pass unnoticed."
+        )
+    return line
+
+
+def _row(
+    r: LeaderboardRow, cats: list[str], base: str | None, regressed: set[str]
+) -> RowView:
+    is_base = r.model_id == base
+    marks = " (baseline)" if is_base else ""
+    if r.model_id in regressed:
+        marks += " 🔴 regressed"
+    tasks = f"{r.tasks_completed}/{r.tasks_total}" + ("" if r.complete else " ⚠️")
+    missing = ", ".join(esc_id(t) for t in r.missing_tasks[:5])
+    if len(r.missing_tasks) > 5:
+        missing += f" and {len(r.missing_tasks) - 5} more"
+    if not r.complete and not missing:
+        missing = "some items"
+    rank_range = (
+        str(r.rank_lo) if r.rank_lo == r.rank_hi else f"{r.rank_lo}\N{EN DASH}{r.rank_hi}"
+    )
+    return RowView(
+        rank=r.rank,
+        model=esc_id(r.model_id),
+        mean=r.mean_score,
+        lo=r.mean_ci_lo,
+        hi=r.mean_ci_hi,
+        win_rate=r.win_rate,
+        tasks=tasks,
+        complete=r.complete,
+        missing=missing,
+        rank_range=rank_range,
+        marks=marks,
+        categories=[r.categories.get(c) for c in cats],
+        baseline=is_base,
+        regressed=r.model_id in regressed,
+    )
+
+
+def _comparison(c: GateComparison) -> ComparisonView:
+    return ComparisonView(
+        candidate=esc_id(c.candidate),
+        baseline=esc_id(c.baseline),
+        scope=_scope(c.scope),
+        diff=c.diff_mean,
+        lo=c.ci_lo,
+        hi=c.ci_hi,
+        confidence=c.confidence,
+        margin=c.margin,
+        mdr=c.min_detectable_regression,
+        regressed=c.regressed,
+    )
+
+
+def _plot(report: Report, rows: list[LeaderboardRow]) -> str:
+    base = report.gate.baseline
+    base_mean = next((r.mean_score for r in report.leaderboard if r.model_id == base), None)
+    plot_rows = [
+        PlotRow(
+            r.model_id, r.mean_score, r.mean_ci_lo, r.mean_ci_hi, r.rank, r.model_id == base
+        )
+        for r in rows
+    ]
+    return code_fence(forest_plot(plot_rows, baseline=base_mean)).rstrip("\n")
+
+
+def _full_report(target: str, summary_url: str | None, run_url: str | None) -> str:
+    if target == "summary":
+        return "the JSON report (the `json-report` output of the action, `--json` locally)"
+    if summary_url:
+        where = f"[the job summary]({summary_url})"
+    elif run_url:
+        where = f"the job summary of [this workflow run]({run_url})"
+    else:
+        where = "the job summary of this workflow run"
+    return f"{where} and the JSON report (`json-report`)"
+
+
+def build_view(
+    report: Report,
+    *,
+    head_sha: str | None = None,
+    run_url: str | None = None,
+    summary_url: str | None = None,
+    header: str = "leaderboard",
+    options: Options | None = None,
+) -> View:
+    """Build the escaped view of `report` that templates render.
+
+    Parameters
+    ----------
+    report : Report
+        The report; its ids are untrusted.
+    head_sha, run_url, summary_url, header
+        What `leaderboard.render.CommentContext` holds.
+    options : Options, optional
+        Which parts to show (all by default).
+
+    Returns
+    -------
+    View
+        Strings escaped for markdown, numbers as numbers.
+    """
+    opt = options or Options()
+    sha = short_sha(head_sha)
+    run = safe_url(run_url)
+    summary = safe_url(summary_url)
+    head = md_text(truncate(header, 100))
+    gate = report.gate
+    cats = sorted({c for r in report.leaderboard for c in r.categories})
+    regressed = {c.candidate for c in gate.comparisons if c.regressed}
+    rows_all = report.leaderboard
+    shown_rows = rows_all if opt.top is None else rows_all[: opt.top]
+    extra = [
+        r
+        for r in rows_all[len(shown_rows) :]
+        if r.model_id == gate.baseline or r.model_id in regressed
+    ]
+    omitted_rows = len(rows_all) - len(shown_rows) - len(extra)
+    ties_all = [p for p in report.pairwise if not p.significant]
+    ties = ties_all[: opt.max_ties] if opt.pairwise else []
+    if opt.gate_rows == "all":
+        comps = gate.comparisons
+    elif opt.gate_rows == "regressed":
+        comps = [c for c in gate.comparisons if c.regressed]
+    else:
+        comps = []
+    warns = report.warnings[: opt.max_warnings] if opt.warnings else []
+
+    omitted: list[str] = []
+    if not opt.pairwise and report.pairwise:
+        omitted.append("the table of models that cannot be told apart")
+    elif len(ties) < len(ties_all):
+        omitted.append(f"{count(len(ties_all) - len(ties))} of the undecided pairs")
+    if not opt.categories and len(cats) > 1:
+        omitted.append("the means per category")
+    if not opt.plot and rows_all:
+        omitted.append("the interval plot")
+    if len(comps) < len(gate.comparisons):
+        left = len(gate.comparisons) - len(comps)
+        omitted.append(f"{count(left)} gate comparison{'s' * (left != 1)}")
+    if omitted_rows:
+        omitted.append(
+            f"{count(omitted_rows)} of {count(len(rows_all))} leaderboard rows"
+            f" (the best {count(len(shown_rows))} are shown)"
+        )
+    if len(warns) < len(report.warnings):
+        omitted.append(f"{count(len(report.warnings) - len(warns))} warnings")
+
+    d = report.data
+    data_line = (
+        f"{count(d.models)} models · {count(d.tasks)} tasks · {count(d.records)} records"
+    )
+    if d.items:
+        data_line += f" · {count(d.items)} items"
+    if d.clusters:
+        data_line += f" · {count(d.clusters)} clusters"
+    row_views = [_row(r, cats, gate.baseline, regressed) for r in shown_rows]
+    extra_views = [_row(r, cats, gate.baseline, regressed) for r in extra]
+    return View(
+        target=opt.target,
+        verdict=_verdict(report, sha, run, head),
+        status="no-gate"
+        if gate.baseline is None
+        else ("regression" if gate.regressed else "no-regression"),
+        header=head,
+        head_sha=sha,
+        run_url=run,
+        summary_url=summary,
+        confidence=report.settings.confidence,
+        interval_header=f"{pct(report.settings.confidence)} interval",
+        resamples=report.settings.resamples,
+        seed=report.settings.seed,
+        margin=report.settings.margin,
+        method=md_text(report.settings.method),
+        unit=md_text(report.settings.unit),
+        settings_line=_settings_line(report),
+        rows=row_views,
+        extra_rows=extra_views,
+        rows_omitted=omitted_rows,
+        incomplete=[r for r in row_views + extra_views if not r.complete],
+        plot=_plot(report, shown_rows + extra) if opt.plot and rows_all else None,
+        fold_plot=len(shown_rows) + len(extra) > PLOT_FOLD,
+        pairs_total=len(report.pairwise),
+        ties_total=len(ties_all),
+        ties=[
+            TieView(esc_id(p.model_a), esc_id(p.model_b), p.diff_mean, p.ci_lo, p.ci_hi)
+            for p in ties
+        ],
+        categories=[esc_id(c) for c in cats] if opt.categories and len(cats) > 1 else [],
+        gate_baseline=esc_id(gate.baseline) if gate.baseline is not None else None,
+        gate_regressed=gate.regressed,
+        gate_adjustment=gate.adjustment,
+        gate_adjustment_text=(
+            "each at a Bonferroni-adjusted confidence level"
+            if gate.adjustment == "bonferroni"
+            else "no adjustment for multiple comparisons"
+        ),
+        gate_family_size=gate.family_size,
+        gate_total=len(gate.comparisons),
+        comparisons=[_comparison(c) for c in comps],
+        warnings=[md_text(truncate(w, 1000)) for w in warns],
+        warnings_omitted=len(report.warnings) - len(warns),
+        omitted=omitted,
+        full_report=_full_report(opt.target, summary, run),
+        footer=md_text(report.generator),
+        data_line=data_line,
+        shown={"pairwise": opt.pairwise, "categories": opt.categories, "plot": opt.plot},
+    )
