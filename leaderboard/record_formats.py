@@ -278,4 +278,8 @@ def _make_run(
             "is given without `item_id`",
             f"add `item_id` to item-level records, or drop `{field}`",
         )
+    if type(score) is bool or (type(score) is int and 0 <= score <= 1):
+        score = float(score)
+    if type(weight) is int and 0 < weight <= 2**53:
+        weight = float(weight)
     return EvalRun(model, task, score, metric, category, weight, item, cluster, sample)

@@ -53,12 +53,17 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
+
+
 def loads(text: str) -> Any:
     """`json.loads` that keeps huge integers as text and refuses repeated keys."""
-    return json.loads(text, parse_int=_parse_int, object_pairs_hook=_object)
+    return _DECODER.decode(text)
 
 
 def _id(field: str, value: object, intern: Intern, *, integer_ok: bool) -> str:
+    if type(value) is str and value != "" and value.isprintable():
+        return intern(value)
     if isinstance(value, BigInt):
         if integer_ok:
             return str(value)
