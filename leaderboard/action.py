@@ -144,6 +144,8 @@ def run(
     try:
         target = resolve_target(settings, event)
         context = _context(settings, target)
+        if settings.template is not None and not settings.template.is_file():
+            raise UsageError(f"template: no such file {str(settings.template)!r}")
         report = (compute or compute_report)(settings)
         comment = render_comment(report, context, template=settings.template)
         summary = render_summary(report, context, template=settings.template)
@@ -238,8 +240,6 @@ def compute_report(settings: Settings) -> Report:
     LeaderboardError
         Bad input (`InputError`) or settings the data contradicts (`UsageError`).
     """
-    if settings.template is not None and not settings.template.is_file():
-        raise UsageError(f"template: no such file {str(settings.template)!r}")
     runs = load_runs(settings.results, format=settings.format)
     return build_report(
         runs,

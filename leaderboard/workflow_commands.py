@@ -10,6 +10,7 @@ with a random delimiter that no value contains.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
@@ -24,10 +25,20 @@ def escape_data(text: str) -> str:
 
     ``%``, ``\\r`` and ``\\n`` become ``%25``, ``%0D`` and ``%0A``, as ``@actions/core``
     does: the runner decodes them, and the message can never span two log lines. A
-    ``##[`` (the legacy command form) gets a zero-width space inside.
+    ``##[`` (the legacy command form) gets a zero-width space inside, and other
+    control and format characters (ANSI escapes, bidi overrides) are shown as ``\\xNN``
+    or ``\\uNNNN``.
     """
+    text = "".join(_visible(ch) for ch in text)
     encoded = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return encoded.replace("##[", "#\u200b#[")  # the legacy command form, found anywhere
+
+
+def _visible(ch: str) -> str:
+    if ch in "\n\r\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"):
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def escape_property(text: str) -> str:
