@@ -44,7 +44,7 @@ def _number(field: str, cell: str) -> float:
     if _NUMBER.fullmatch(text):
         return float(text)
     fix = (
-        "write a fraction in [0, 1] (divide percentages by 100)"
+        "write a fraction in [0, 1]: divide percentages by 100"
         if text.endswith("%")
         else "write a plain decimal number such as 0.75"
     )
@@ -116,8 +116,15 @@ def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
             "is not valid UTF-8", file=shown, line=bad, fix="save the file as UTF-8"
         ) from None
     except csv.Error as exc:
+        if "field limit" in str(exc):
+            raise InputError(
+                f"has a cell longer than {csv.field_size_limit()} characters",
+                file=shown,
+                line=line + 1,
+                fix="shorten the ids, or check for an unclosed quote above",
+            ) from None
         raise InputError(
-            f"is not valid CSV ({exc})",
+            f"is not valid CSV: {exc}",
             file=shown,
             line=line + 1,
             fix="quote cells containing commas, quotes or line breaks, "

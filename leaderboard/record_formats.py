@@ -53,7 +53,12 @@ _ALIASES = {
     "accuracy": "score",
     "acc": "score",
 }
-_BAD_CHAR_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_BAD_CHARS = {
+    "Cc": "a control character",
+    "Cs": "a lone surrogate (not a character)",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
 _MAX_SHOWN = 60
 
 Place = tuple[int, EvalRun]
@@ -125,7 +130,7 @@ def open_binary(path: Path, shown: str) -> IO[bytes]:
         raise InputError(
             "no such file",
             file=shown,
-            fix="check the path (relative to the working directory)",
+            fix="check the path; it is relative to the working directory",
         ) from None
     except IsADirectoryError:
         raise InputError(
@@ -162,7 +167,7 @@ def open_binary(path: Path, shown: str) -> IO[bytes]:
 
 def _gzip_error(shown: str, exc: BaseException, line: int | None = None) -> InputError:
     return InputError(
-        f"is not a valid gzip stream or is truncated ({exc})",
+        f"is not a valid gzip stream or is truncated: {exc}",
         file=shown,
         line=line,
         fix="re-create the file with gzip",
@@ -210,11 +215,12 @@ def check_text(field: str, value: str) -> str:
     if value.isprintable():
         return value
     for char in value:
-        if unicodedata.category(char) in _BAD_CHAR_CATEGORIES:
+        kind = _BAD_CHARS.get(unicodedata.category(char))
+        if kind is not None:
             raise FieldProblem(
                 field,
-                f"contains the control character {char!r}",
-                f"remove newlines, tabs and other control characters from `{field}`",
+                f"contains U+{ord(char):04X}, {kind}",
+                f"remove newlines, tabs and other invisible characters from `{field}`",
             )
     return value
 
@@ -253,7 +259,7 @@ def check_keys(keys: tuple[str, ...]) -> FieldProblem | None:
             fix = (
                 f"rename `{alias}` to `{field}`"
                 if alias is not None
-                else f"add `{field}` to every record (fields: {', '.join(REQUIRED)})"
+                else f"add `{field}` to every record; {', '.join(REQUIRED)} are required"
             )
             return FieldProblem(field, "is missing", fix)
     return None

@@ -64,6 +64,8 @@ def loads(text: str) -> Any:
 def _id(field: str, value: object, intern: Intern, *, integer_ok: bool) -> str:
     if type(value) is str and value != "" and value.isprintable():
         return intern(value)
+    if value is None:
+        raise FieldProblem(field, "is null", f"give every record a `{field}`")
     if isinstance(value, BigInt):
         if integer_ok:
             return str(value)
@@ -171,7 +173,7 @@ def iter_json(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
         doc = loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
-            f"is not valid JSON: {exc.msg} (column {exc.colno})",
+            f"is not valid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
             file=shown,
             line=exc.lineno,
             fix="fix the JSON syntax, or give one record a line in a .jsonl file",
@@ -269,7 +271,7 @@ def _jsonl_line(
     keys_seen: dict[tuple[str, ...], Any],
 ) -> EvalRun:
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").rstrip("\r\n")
     except UnicodeDecodeError as exc:
         raise InputError(
             f"is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
@@ -281,7 +283,7 @@ def _jsonl_line(
         obj = loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
-            f"is not valid JSON: {exc.msg} (column {exc.colno})",
+            f"is not valid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
             file=shown,
             line=number,
             fix="write one complete JSON object per line, "

@@ -149,8 +149,8 @@ def _reader_for(source: Source, fmt: str) -> str:
         raise InputError(
             f"is in no recognised format (tried {tried})",
             file=source.shown,
-            fix="name record files .json, .jsonl, .ndjson or .csv (optionally "
-            ".gz), or pass --format",
+            fix="name record files .json, .jsonl, .ndjson or .csv, optionally gzipped, "
+            "or pass --format",
         )
     return kind
 
