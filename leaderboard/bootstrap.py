@@ -12,16 +12,22 @@ Replicates are drawn in blocks of `BLOCK` replicates, block ``j`` from the child
 ``SeedSequence(seed, spawn_key=(j,))``, so the numbers depend on the seed only (not
 on memory batching), and peak memory is bounded by one block.
 
-Small-sample honesty (the "rescaled, expanded percentile bootstrap"):
+Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
 
 1. Rescaling (Rao & Wu 1988, J. Amer. Statist. Assoc. 83:231-241): within stratum
    ``h``, the replicate deviation ``est*_h - est_h`` is multiplied by
    ``sqrt(n_h / (n_h - 1))``, which removes the bootstrap's ``(n-1)/n`` variance bias.
    A stratum with a single unit has no sampling variance to estimate and contributes 0.
-2. Expansion (Hesterberg 2015, "What teachers should know about the bootstrap",
-   Amer. Statist. 69:371-386, section 4.3): percentiles are taken at
-   ``alpha' = 2 * Phi(-t_{1-alpha/2, df})`` with ``df = sum_h (n_h - 1)``, so the
-   interval widens like a t-interval does at small ``df``.
+2. t-scaling: the percentile interval's distances from the estimate are multiplied by
+   ``t_{1-alpha/2, df} / z_{1-alpha/2}`` with the design degrees of freedom
+   ``df = sum_h (n_h - 1)``, so the interval widens like a t-interval at small ``df``
+   while keeping the bootstrap distribution's asymmetry. This is Hesterberg's
+   expansion idea (2015, "What teachers should know about the bootstrap", Amer.
+   Statist. 69:371-386, section 4.3), which instead moves the percentile level to
+   ``alpha' = 2 Phi(-t_{1-alpha/2, df})``; both agree for a normal bootstrap
+   distribution, but at 5 units the extreme percentiles that ``alpha'`` asks for are
+   truncated by the data's range. Measured at 5 tasks (tests/stats): the alpha'
+   version covered 92.6% and raised 4.3% false alarms; the scaled one 94.0% and 3.3%.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from leaderboard.design import FloatArray, IntArray
-from leaderboard.quantiles import expanded_alpha
+from leaderboard.quantiles import norm_ppf, t_ppf
 
 BLOCK = 1024
 """Replicates per random block; part of the definition of the numbers, not a tuning knob."""
@@ -153,27 +159,35 @@ def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
     return out
 
 
-def percentile_intervals(
-    estimate: FloatArray, replicates: FloatArray, df: FloatArray, alpha: float
-) -> tuple[FloatArray, FloatArray]:
-    """Expanded percentile intervals of each column of ``replicates``.
+def t_scale(alpha: float, df: float) -> float:
+    """Widening factor ``t_{1-alpha/2, df} / z_{1-alpha/2}`` (1 for ``df = inf``)."""
+    return t_ppf(1.0 - alpha / 2.0, df) / norm_ppf(1.0 - alpha / 2.0)
 
-    Percentiles at ``alpha'/2`` and ``1 - alpha'/2`` with Hesterberg's
-    ``alpha' = 2 Phi(-t_{1-alpha/2, df})`` per column; a column with ``df < 1`` has no
+
+def percentile_intervals(
+    estimate: FloatArray,
+    replicates: FloatArray,
+    df: FloatArray,
+    alpha: float,
+    *,
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+) -> tuple[FloatArray, FloatArray]:
+    """t-scaled percentile intervals of each column of ``replicates``.
+
+    ``lo = est + c * (q_{alpha/2} - est)`` and ``hi = est + c * (q_{1-alpha/2} - est)``
+    with the percentiles ``q`` of the (rescaled) replicates and
+    ``c = t_{1-alpha/2, df} / z_{1-alpha/2}`` per column. A column with ``df < 1`` has no
     sampling variance and a zero-width interval. The interval is widened, if need be,
-    to contain the estimate (guards against round-off at zero width).
+    to contain the estimate (round-off at zero width) and clipped to ``bounds``, the
+    range the parameter can take (scaled replicates may leave it).
     """
-    n_out = estimate.shape[0]
-    lo, hi = estimate.copy(), estimate.copy()
-    levels: dict[float, list[int]] = {}
-    for j in range(n_out):
-        if df[j] >= 1:
-            levels.setdefault(expanded_alpha(alpha, float(df[j])), []).append(j)
-    for a, idx in levels.items():
-        cols = np.array(idx)
-        q = np.quantile(replicates[:, cols], [a / 2.0, 1.0 - a / 2.0], axis=0)
-        lo[cols], hi[cols] = q[0], q[1]
-    return np.minimum(lo, estimate), np.maximum(hi, estimate)
+    q = np.quantile(replicates, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+    scale = np.array([t_scale(alpha, float(v)) if v >= 1 else 0.0 for v in df])
+    lo = estimate + scale * (q[0] - estimate)
+    hi = estimate + scale * (q[1] - estimate)
+    lo = np.clip(np.minimum(lo, estimate), *bounds)
+    hi = np.clip(np.maximum(hi, estimate), *bounds)
+    return lo, hi
 
 
 def replicate_sd(replicates: FloatArray) -> FloatArray:

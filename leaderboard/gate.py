@@ -56,7 +56,7 @@ def plan_gate(
     for name in candidates:
         c = d.models.index(name)
         scopes: list[str | None] = [None]
-        if categories:
+        if categories and len(d.categories) > 1:
             shared = d.present[:, c] & d.present[:, base]
             scopes += [cat for cat in d.categories if (shared & (item_cat == cat)).any()]
         for cat in scopes:
@@ -88,7 +88,7 @@ def read_gate(
     diff = est[kc] - est[kb]
     diff_reps = reps[:, kc] - reps[:, kb]
     diff_df = np.minimum(df[kc], df[kb])
-    lo, hi = percentile_intervals(diff, diff_reps, diff_df, alpha)
+    lo, hi = percentile_intervals(diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0))
     se = replicate_sd(diff_reps)
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
     comparisons = []

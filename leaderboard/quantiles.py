@@ -153,17 +153,3 @@ def _t_ppf_upper(p: float, df: float) -> float:
             return new
         x = new
     return x
-
-
-def expanded_alpha(alpha: float, df: float) -> float:
-    """The percentile level of Hesterberg's expanded percentile interval.
-
-    The percentile bootstrap interval behaves like ``mean +- z * s / sqrt(n)``; the
-    expansion replaces the normal quantile by Student's t with ``df`` degrees of freedom
-    by taking percentiles at ``alpha' = 2 * Phi(-t_{1-alpha/2, df})`` instead of
-    ``alpha`` (Hesterberg 2015, "What teachers should know about the bootstrap",
-    section 4.3). ``df = inf`` gives back ``alpha``.
-    """
-    if math.isinf(df):
-        return alpha
-    return 2.0 * norm_cdf(-t_ppf(1.0 - alpha / 2.0, df))

@@ -4,7 +4,7 @@
 registers every estimate the report shows (`leaderboard.estimates`), draws one shared
 set of bootstrap replicates for all of them (`leaderboard.bootstrap`) and reads the
 leaderboard, the pairwise table, the rank intervals and the gate off those replicates.
-The method, a rescaled and expanded percentile bootstrap, is described in
+The method, a rescaled, t-scaled percentile bootstrap, is described in
 `leaderboard.bootstrap`.
 """
 
@@ -35,7 +35,7 @@ from leaderboard.report import (
     ReportSettings,
 )
 
-METHOD = "rescaled expanded-percentile bootstrap"
+METHOD = "rescaled t-scaled percentile bootstrap"
 MIN_RESAMPLES = 100
 
 
@@ -195,7 +195,7 @@ def build_report(
     gate_plan = plan_gate(plan, d, baseline, gated, gate_categories)
     rep = plan.run(resamples=resamples, seed=seed)
     est, reps, df = rep.estimate, rep.replicates, rep.df
-    lo, hi = percentile_intervals(est, reps, df, alpha)
+    lo, hi = percentile_intervals(est, reps, df, alpha, bounds=(0.0, 1.0))
     order = sorted(range(n_models), key=lambda m: (-est[overall[m]], d.models[m]))
     rank_lo, rank_hi = _rank_intervals(reps[:, overall], alpha, order)
     order_pairs = []
@@ -320,7 +320,9 @@ def _pairwise(
     ib = np.array([p[3] for p in pairs])
     diff_est = est[ia] - est[ib]
     diff_df = np.minimum(df[ia], df[ib])
-    lo, hi = percentile_intervals(diff_est, reps[:, ia] - reps[:, ib], diff_df, alpha)
+    lo, hi = percentile_intervals(
+        diff_est, reps[:, ia] - reps[:, ib], diff_df, alpha, bounds=(-1.0, 1.0)
+    )
     out = []
     for j, (a, b, ka, _) in enumerate(pairs):
         out.append(
@@ -377,7 +379,7 @@ def _one_sample(
 def bootstrap_mean_ci(
     scores: Sequence[float] | FloatArray, b: int = 1000, alpha: float = 0.05, seed: int = 0
 ) -> tuple[float, float]:
-    """Interval for the mean of ``scores`` (rescaled expanded percentile bootstrap)."""
+    """Interval for the mean of ``scores`` (rescaled, t-scaled percentile bootstrap)."""
     _, lo, hi = _one_sample(
         np.asarray(scores, dtype=np.float64).reshape(-1), b, alpha, seed
     )
