@@ -239,7 +239,9 @@ class _Run:
         self.posts = 0
 
     def upsert(self, text: str, stamp: Stamp) -> str:
-        for _ in range(_ROUNDS):
+        # Rounds end early when a POST's fate is unknown or the comment vanished before
+        # the edit; POST attempts are bounded by the retrier, the rest by _ROUNDS.
+        for _ in range(_ROUNDS + self.owner.retrier.max_attempts):
             own = self.list_own()
             if not own:
                 created = self.create(text)
