@@ -1,0 +1,119 @@
+"""`leaderboard report` end to end: real loader, statistics and rendering."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from leaderboard.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mmlu-pro-sample.csv.gz"
+
+
+def _records(drop: float) -> list[dict[str, object]]:
+    """Two models on 30 tasks x 20 binary items; `cand` scores `drop` lower."""
+    rng = random.Random(5)
+    out: list[dict[str, object]] = []
+    for model, p in (("base", 0.7), ("cand", 0.7 - drop)):
+        for t in range(30):
+            for i in range(20):
+                out.append(
+                    {
+                        "model_id": model,
+                        "task_id": f"t{t:02d}",
+                        "item_id": i,
+                        "score": rng.random() < p,
+                        "category": "math" if t % 2 else "code",
+                    }
+                )
+    return out
+
+
+def _write(path: Path, records: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_report__no_gate_exits_0_and_prints_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _write(tmp_path / "runs.jsonl", _records(0.0))
+    assert main(["report", str(data), "--resamples", "300"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "base" in out
+    assert "cand" in out
+
+
+def test_report__clear_regression_exits_1_and_json_agrees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _write(tmp_path / "runs.jsonl", _records(0.3))
+    report = tmp_path / "out" / "report.json"
+    markdown = tmp_path / "out" / "comment.md"
+    argv = ["report", str(data), "--baseline", "base", "--resamples", "300"]
+    argv += ["--json", str(report), "--markdown", str(markdown)]
+    assert main(argv) == 1
+    out, _ = capsys.readouterr()
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    assert doc["schema_version"] == 1
+    assert doc["gate"]["regressed"] is True
+    assert doc["gate"]["comparisons"][0]["candidate"] == "cand"
+    assert markdown.read_text(encoding="utf-8").rstrip("\n") == out.rstrip("\n")
+
+
+def test_report__same_records_any_order_any_split_same_json(tmp_path: Path) -> None:
+    records = _records(0.05)
+    whole = _write(tmp_path / "whole.jsonl", records)
+    shuffled = records[:]
+    random.Random(1).shuffle(shuffled)
+    (tmp_path / "split").mkdir()
+    _write(tmp_path / "split" / "b.jsonl", shuffled[::2])
+    lines = ["model_id,task_id,item_id,score,category"]
+    lines += [
+        f"{r['model_id']},{r['task_id']},{r['item_id']},{str(r['score']).lower()},{r['category']}"
+        for r in shuffled[1::2]
+    ]
+    (tmp_path / "split" / "a.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    common = ["--baseline", "base", "--resamples", "300", "--seed", "3"]
+    main(["report", str(whole), *common, "--json", str(tmp_path / "1.json")])
+    main(
+        [
+            "report",
+            str(tmp_path / "split" / "*"),
+            *common,
+            "--json",
+            str(tmp_path / "2.json"),
+        ]
+    )
+    assert (tmp_path / "1.json").read_bytes() == (tmp_path / "2.json").read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not EXAMPLE.exists(), reason="the bundled example is not there yet")
+def test_report__bundled_example_through_a_real_process(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "leaderboard",
+            "report",
+            str(EXAMPLE),
+            "--resamples",
+            "500",
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert json.loads((tmp_path / "r.json").read_text())["data"]["models"] >= 2
