@@ -14,16 +14,15 @@ An unexpected exception is a bug: its traceback is printed and the status is 3.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.event import Target, read_event, resolve_target
 from leaderboard.records import load_runs
 from leaderboard.render import (
     CommentContext,
@@ -46,8 +45,8 @@ __all__ = [
     "run",
 ]
 
-PR_EVENTS = ("pull_request", "pull_request_target")
 EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+LOG_ROWS = 25  # leaderboard rows printed in the log; the summary has them all
 
 
 class Commenter(Protocol):
@@ -62,53 +61,6 @@ class Commenter(Protocol):
         head_sha: str | None,
         run_id: int | None,
     ) -> str: ...
-
-
-@dataclass(frozen=True)
-class Target:
-    """Which pull request (if any) the results belong to, and for which commit."""
-
-    pr_number: int | None
-    head_sha: str | None
-    run_id: int | None
-
-
-def resolve_target(settings: Settings, event: Mapping[str, Any]) -> Target:
-    """Find the pull request and its head commit from the event and the inputs.
-
-    - ``pull_request`` / ``pull_request_target``: the event's pull request, and its head
-      commit (``GITHUB_SHA`` is the merge commit there, which no reviewer knows).
-    - ``workflow_run`` (the fork-safe second half): the ``pr-number`` input (read from
-      the artifact), else the run's only pull request; the commit is the run's head. A
-      ``pr-number`` that the event contradicts is refused.
-    - any other event: the ``pr-number`` input if given, else no pull request.
-
-    Raises
-    ------
-    UsageError
-        A ``pr-number`` that is not one of the triggering run's pull requests.
-    """
-    number = settings.pr_number
-    head_sha = settings.sha
-    if settings.event_name in PR_EVENTS:
-        pull = _dict(event.get("pull_request"))
-        found = _int(pull.get("number")) or _int(event.get("number"))
-        number = number or found
-        head_sha = _str(_dict(pull.get("head")).get("sha")) or head_sha
-    elif settings.event_name == "workflow_run":
-        wr = _dict(event.get("workflow_run"))
-        pulls = [_int(_dict(p).get("number")) for p in _list(wr.get("pull_requests"))]
-        listed = [n for n in pulls if n is not None]
-        if number is not None and listed and number not in listed:
-            raise UsageError(
-                f"pr-number: #{number} is not a pull request of the triggering run "
-                f"(it lists {', '.join(f'#{n}' for n in listed)}); pass the number the "
-                "first workflow saved"
-            )
-        if number is None and len(listed) == 1:
-            number = listed[0]
-        head_sha = _str(wr.get("head_sha")) or head_sha
-    return Target(pr_number=number, head_sha=head_sha, run_id=settings.run_id)
 
 
 def run(
@@ -214,7 +166,7 @@ def main(env: Mapping[str, str] | None = None) -> int:
         settings, error = Settings.from_env(env, lenient=True), exc
     event: Mapping[str, Any] = {}
     try:
-        event = _read_event(settings.event_path)
+        event = read_event(settings.event_path)
     except UsageError as exc:
         error = error or exc
     commenter = _make_commenter(settings)
@@ -336,7 +288,7 @@ def _post(
         log.warning(
             f"comment not posted on #{target.pr_number}: {exc}. The job summary and the "
             "outputs have the report; for pull requests from forks see the two-workflow "
-            "recipe (examples/workflows/fork-safe-*.yml)",
+            "recipe (examples/workflows/leaderboard-fork-safe-*.yml)",
             title="leaderboard: comment not posted",
         )
         return None
@@ -350,11 +302,13 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
         f"leaderboard: {data.models} models, {data.tasks} tasks, {data.records} records; "
         f"intervals at {report.settings.confidence:g}"
     )
-    for row in report.leaderboard:
+    for row in report.leaderboard[:LOG_ROWS]:
         log.info(
             f"  {row.rank}. {row.model_id}: {row.mean_score:.4f} "
             f"[{row.mean_ci_lo:.4f}, {row.mean_ci_hi:.4f}]"
         )
+    if len(report.leaderboard) > LOG_ROWS:
+        log.info(f"  ... {len(report.leaderboard) - LOG_ROWS} more in the job summary")
     gate = report.gate
     if gate.baseline is None:
         log.info("gate: none (no baseline)")
@@ -375,20 +329,6 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
             log.info(f"gate: {line}: no regression")
 
 
-def _read_event(path: Path | None) -> Mapping[str, Any]:
-    if path is None:
-        return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        raise UsageError(
-            f"GITHUB_EVENT_PATH: cannot read the event file {str(path)!r}: {exc}"
-        ) from None
-    return data if isinstance(data, dict) else {}
-
-
 def _make_commenter(settings: Settings) -> Commenter | None:
     if not settings.github_token or not settings.repository:
         return None
@@ -403,19 +343,3 @@ def _make_commenter(settings: Settings) -> Commenter | None:
 
 def _bool(value: bool) -> str:
     return "true" if value else "false"
-
-
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _str(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
