@@ -217,7 +217,7 @@ def _read_results(path: Path, data: Any) -> list[EvalRun]:
                     weight=1.0 / len(kept),
                 )
             )
-    _check_nonempty(runs, shown)
+    _check_nonempty(runs, notes)
     notes.warn()
     return runs
 
@@ -249,11 +249,14 @@ def _task_score(
     return score
 
 
-def _check_nonempty(runs: list[EvalRun], shown: str) -> None:
+def _check_nonempty(runs: list[EvalRun], notes: _Notes) -> None:
     if not runs:
+        told = "; ".join(
+            f"{kind}: {', '.join(names)}" for kind, names in notes.found.items()
+        )
         raise InputError(
-            "gives no score the leaderboard can rank",
-            file=shown,
+            f"gives no score the leaderboard can rank ({told or 'no metrics'})",
+            file=notes.shown,
             fix="add a higher-is-better metric in [0, 1] (acc, exact_match) to the task",
         )
 
@@ -340,6 +343,6 @@ def _read_samples(path: Path) -> list[EvalRun]:
         for (metric, filt), rows in values.items()
         for _, item, score in rows
     ]
-    _check_nonempty(runs, shown)
+    _check_nonempty(runs, notes)
     notes.warn()
     return runs
