@@ -20,7 +20,6 @@ does.
 from __future__ import annotations
 
 import re
-import unicodedata
 from urllib.parse import quote, urlsplit
 
 __all__ = ["code_fence", "code_text", "log_text", "md_text", "safe_url", "truncate"]
@@ -29,28 +28,27 @@ REPLACEMENT = "\ufffd"
 WORD_JOINER = "\u2060"
 ZERO_WIDTH_SPACE = "\u200b"
 
-# Characters that reorder how text displays ("trojan source") or end a line.
-_BIDI_AND_BREAKS = frozenset(
-    "\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
-
-# ASCII punctuation that starts markdown syntax anywhere inside a line:
-# escapes, code spans, emphasis, links/images, raw HTML/autolinks, table cells,
-# entities, strikethrough, math.
-_MD_SPECIAL = frozenset("\\`*_[]<>|&~!#$")
 # Characters that start a block (list, heading underline) at the start of a line.
 _MD_LEADING = frozenset("-+=")
 # The dot of "www." and the colon of "scheme://" start a GFM bare-URL autolink.
 _AUTOLINK = re.compile(r"(?i)(?<=www)\.|:(?=//)")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])")
+# Control characters (Cc), lone surrogates (Cs), and the characters that reorder how
+# text displays ("trojan source": bidi marks, embeddings, overrides, isolates) or end a
+# line (U+2028, U+2029).
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028\u2029"
+    "\u202a-\u202e\u2066-\u2069]"
+)
+# ASCII punctuation that starts markdown syntax anywhere inside a line: escapes, code
+# spans, emphasis, links/images, raw HTML/autolinks, table cells, entities,
+# strikethrough, math. ("#" and "@" get a word joiner too, see md_text.)
+_MD_ESCAPE = re.compile(r"[\\`*_\[\]<>|&~!$]")
 
 
 def _is_unsafe_char(ch: str) -> bool:
     """True for control characters, lone surrogates, and bidi/line-break characters."""
-    if ch in _BIDI_AND_BREAKS:
-        return True
-    cat = unicodedata.category(ch)
-    return cat in {"Cc", "Cs"}
+    return _UNSAFE.match(ch) is not None
 
 
 def truncate(s: str, limit: int) -> str:
@@ -91,21 +89,22 @@ def md_text(s: str) -> str:
     str
         Markdown source that renders as `s`.
     """
-    s = "".join(REPLACEMENT if _is_unsafe_char(ch) else ch for ch in s)
-    autolink = {m.start() for m in _AUTOLINK.finditer(s)}
-    out: list[str] = []
-    for i, ch in enumerate(s):
-        if ch in _MD_SPECIAL or i in autolink or (i == 0 and ch in _MD_LEADING):
-            out.append("\\" + ch)
-        elif ch == "@":
-            out.append("@" + WORD_JOINER)
-        else:
-            out.append(ch)
-        if ch == "#":
-            out.append(WORD_JOINER)
-    text = "".join(out)
+    s = _UNSAFE.sub(REPLACEMENT, s)
+    text = _MD_ESCAPE.sub(r"\\\g<0>", s)
+    text = text.replace("@", "@" + WORD_JOINER).replace("#", "\\#" + WORD_JOINER)
+    text = _AUTOLINK.sub(r"\\\g<0>", text)
+    if text[:1] in _MD_LEADING:
+        text = "\\" + text
     # "1. x" or "1) x" at the start of a line opens an ordered list.
     return _LEADING_NUMBER.sub(r"\1\\\2", text)
+
+
+def _visible_escape(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    if ch in "\n\r\t":
+        return repr(ch)[1:-1]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def log_text(s: str) -> str:
@@ -128,17 +127,7 @@ def log_text(s: str) -> str:
     str
         One line of text without workflow commands.
     """
-    out: list[str] = []
-    for ch in s:
-        if _is_unsafe_char(ch):
-            if ch in "\n\r\t":
-                out.append(repr(ch)[1:-1])
-            else:
-                code = ord(ch)
-                out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    text = "".join(out)
+    text = _UNSAFE.sub(_visible_escape, s)
     text = text.replace("::", ":" + ZERO_WIDTH_SPACE + ":")
     return text.replace("##[", "#" + ZERO_WIDTH_SPACE + "#[")
 
@@ -161,7 +150,7 @@ def code_text(s: str) -> str:
     str
         The text, on one line.
     """
-    return "".join(REPLACEMENT if _is_unsafe_char(ch) else ch for ch in s)
+    return _UNSAFE.sub(REPLACEMENT, s)
 
 
 def code_fence(body: str, info: str = "text") -> str:

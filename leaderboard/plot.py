@@ -150,6 +150,7 @@ def forest_plot(
     width: int = 40,
     label_width: int = 28,
     digits: int = 3,
+    interval_label: str = "interval",
 ) -> str:
     """Draw every row's interval on one common axis of `width` columns.
 
@@ -165,6 +166,8 @@ def forest_plot(
         Display columns for the rank and label.
     digits : int
         Decimals of the mean printed after each row.
+    interval_label : str
+        What the legend calls the interval, e.g. "95% interval".
 
     Returns
     -------
@@ -219,7 +222,7 @@ def forest_plot(
     pad = " " * (label_width + 1)
     lines.append(f"{pad}└{''.join(axis)}┘")
     lines.append(f"{pad}{''.join(tick_line)}".rstrip())
-    legend = f"{MEAN} mean  {LEFT}{RULE}{RIGHT} interval"
+    legend = f"{MEAN} mean  {LEFT}{RULE}{RIGHT} {interval_label}"
     if base_pos is not None:
         legend += f"  {BASELINE_MEAN} baseline  {BASELINE_LINE} baseline mean"
     lines.append(legend)

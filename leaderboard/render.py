@@ -26,18 +26,9 @@ import jinja2.sandbox
 
 from leaderboard.errors import UsageError
 from leaderboard.escape import md_text, safe_url, truncate
+from leaderboard.formatting import ci, count, num, pct, signed
 from leaderboard.report import DataSummary, Gate, LeaderboardRow, Report, ReportSettings
-from leaderboard.view import (
-    Options,
-    View,
-    build_view,
-    ci,
-    count,
-    num,
-    pct,
-    short_sha,
-    signed,
-)
+from leaderboard.view import Options, View, build_view, short_sha
 
 __all__ = [
     "COMMENT_LIMIT",
@@ -121,6 +112,26 @@ def _template_line(exc: BaseException, name: str) -> int | None:
     return found
 
 
+class _OneFileLoader(jinja2.BaseLoader):
+    """Serves the user's template and nothing else.
+
+    A template from a pull request must not include other files: the workspace may
+    hold credentials (actions/checkout keeps the token in .git/config). The file name
+    is kept so that error tracebacks carry the template's line numbers.
+    """
+
+    def __init__(self, name: str, source: str) -> None:
+        self.name = name
+        self.source = source
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        if template != self.name:
+            raise jinja2.TemplateNotFound(template)
+        return self.source, self.name, lambda: True
+
+
 def _user_template(path: pathlib.Path) -> tuple[jinja2.Template, str]:
     try:
         source = path.read_text(encoding="utf-8")
@@ -128,9 +139,7 @@ def _user_template(path: pathlib.Path) -> tuple[jinja2.Template, str]:
         raise UsageError(f"template: cannot read {path}: {exc}") from None
     env = make_environment(sandboxed=True)
     name = str(path)
-    # Only this one file: a template from a pull request must not include others
-    # (the workspace may hold credentials, e.g. .git/config).
-    env.loader = jinja2.DictLoader({name: source})
+    env.loader = _OneFileLoader(name, source)
     try:
         return env.get_template(name), name
     except jinja2.TemplateSyntaxError as exc:
@@ -164,6 +173,7 @@ def _shrink_steps(opt: Options) -> list[Options]:
         replace(opt, pairwise=False, categories=False),
         replace(opt, pairwise=False, categories=False, plot=False),
         replace(opt, pairwise=False, categories=False, plot=False, gate_rows="regressed"),
+        replace(opt, pairwise=False, categories=False, plot=False, gate_rows="none"),
     ]
 
 
@@ -205,7 +215,7 @@ def _fit(
             hi = mid - 1
     if best is not None:
         return best
-    text = attempt(replace(last, top=0, gate_rows="none", warnings=False))
+    text = attempt(replace(last, top=0, warnings=False))
     if size(text) <= limit:
         return text
     note = (
@@ -295,7 +305,7 @@ def render_summary(
         Markdown of at most `limit` UTF-8 bytes.
     """
     ctx = context or CommentContext()
-    opt = Options(target="summary", max_ties=5000, max_warnings=200)
+    opt = Options(target="summary", max_ties=5000, max_warnings=200, warning_chars=2000)
     return _fit(
         report,
         context=ctx,

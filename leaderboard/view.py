@@ -8,55 +8,24 @@ built-in template nor a user's can forget to escape. Numbers stay numbers; the f
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from leaderboard.escape import code_fence, md_text, safe_url, truncate
+from leaderboard.formatting import count, pct
 from leaderboard.plot import PlotRow, forest_plot
 from leaderboard.report import GateComparison, LeaderboardRow, Report
+from leaderboard.verdict import (
+    ID_LIMIT,
+    esc_id,
+    scope_text,
+    settings_line,
+    short_sha,
+    verdict,
+)
 
-__all__ = ["Options", "View", "build_view", "ci", "count", "num", "pct", "signed"]
+__all__ = ["ID_LIMIT", "Options", "View", "build_view", "esc_id", "short_sha"]
 
-ID_LIMIT = 256  # characters of an id shown; the JSON report keeps every id whole
-VERDICT_NAMES = 3  # regressions named in the verdict line
 PLOT_FOLD = 25  # fold the plot in <details> above this many models
-
-
-# --- filters -------------------------------------------------------------------------
-
-
-def num(x: float | None, digits: int = 3) -> str:
-    """``0.712``; "n/a" for None, NaN or infinity."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"{x:.{digits}f}"
-
-
-def signed(x: float | None, digits: int = 3) -> str:
-    """``+0.012`` / ``-0.034``: a difference with its sign always shown."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"{x:+.{digits}f}"
-
-
-def pct(x: float | None, digits: int = 1) -> str:
-    """``95%``, ``97.5%``: a proportion as a percentage, trailing zeros dropped."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    text = f"{100 * x:.{digits}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return ("0" if text == "-0" else text) + "%"
-
-
-def ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
-    """``[0.690, 0.734]``: an interval with both ends at `digits` decimals."""
-    return f"[{num(lo, digits)}, {num(hi, digits)}]"
-
-
-def count(n: int) -> str:
-    """``10,000``: an integer with thousands separators."""
-    return f"{n:,}"
 
 
 # --- the view ------------------------------------------------------------------------
@@ -74,7 +43,8 @@ class Options:
     top: int | None = None  # show only the best `top` leaderboard rows
     warnings: bool = True
     max_ties: int = 200
-    max_warnings: int = 20
+    max_warnings: int = 10
+    warning_chars: int = 500
 
 
 @dataclass(frozen=True)
@@ -163,93 +133,6 @@ class View:
     shown: dict[str, bool] = field(default_factory=dict)
 
 
-def esc_id(s: str) -> str:
-    """Escape an artifact id for markdown, cut to `ID_LIMIT` characters."""
-    return md_text(truncate(s, ID_LIMIT))
-
-
-def short_sha(sha: str | None) -> str | None:
-    """``abc1234`` in a code span for a hex sha; other text escaped; None stays None."""
-    if not sha:
-        return None
-    if all(c in "0123456789abcdefABCDEF" for c in sha) and len(sha) >= 7:
-        return f"`{sha[:7]}`"
-    return md_text(truncate(sha, 40))
-
-
-def _scope(scope: str) -> str:
-    if scope.startswith("category:"):
-        return "category " + esc_id(scope.removeprefix("category:"))
-    return esc_id(scope)
-
-
-def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
-    gate = report.gate
-    at = f" for {sha}" if sha else ""
-    prefix = f"**{header}** · " if header != "leaderboard" else ""
-    link = f" ([workflow run]({run}))" if run else ""
-    if gate.baseline is None:
-        return (
-            f"{prefix}⚪ **No gate**{at}: no baseline was set, so no model was checked "
-            f"for a regression.{link}"
-        )
-    base = esc_id(gate.baseline)
-    margin = report.settings.margin
-    margin_text = f", margin {num(margin)}" if margin else ""
-    regressed = [c for c in gate.comparisons if c.regressed]
-    if regressed:
-        parts = [
-            f"**{esc_id(c.candidate)}** is below **{esc_id(c.baseline)}** "
-            f"({_scope(c.scope)}: {signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}, "
-            f"{pct(c.confidence)} family-wise interval{margin_text})"
-            for c in regressed[:VERDICT_NAMES]
-        ]
-        more = len(regressed) - VERDICT_NAMES
-        tail = (
-            f"; and {more} more regressed comparison{'s' * (more != 1)}" if more > 0 else ""
-        )
-        return f"{prefix}🔴 **Regression**{at}: {'; '.join(parts)}{tail}.{link}"
-    n = len(gate.comparisons)
-    if n == 0:
-        return (
-            f"{prefix}🟢 **No regression**{at}: no candidate was compared against "
-            f"**{base}**.{link}"
-        )
-    return (
-        f"{prefix}🟢 **No regression**{at}: no candidate is reliably worse than "
-        f"**{base}** ({n} comparison{'s' * (n != 1)}{margin_text}).{link}"
-    )
-
-
-def _settings_line(report: Report) -> str:
-    s = report.settings
-    gate = report.gate
-    parts = [
-        f"{pct(s.confidence)} intervals",
-        f"{count(s.resamples)} resamples",
-        f"seed {s.seed}",
-        f"margin {num(s.margin)}",
-        f"method: {md_text(s.method)}",
-        f"unit: {md_text(s.unit)}",
-    ]
-    line = "**Settings**: " + " · ".join(parts) + "."
-    if gate.baseline is None:
-        return line + " No gate: set a baseline to check for regressions."
-    adj = "Bonferroni-adjusted" if gate.adjustment == "bonferroni" else "unadjusted"
-    line += f" Gate: {gate.family_size} comparison{'s' * (gate.family_size != 1)}, {adj}."
-    mdrs = [
-        c.min_detectable_regression
-        for c in gate.comparisons
-        if c.scope == "overall" and math.isfinite(c.min_detectable_regression)
-    ]
-    if mdrs:
-        line += (
-            f" This suite detects drops of {num(max(mdrs))} or more with 80% power; "
-            "smaller drops can pass unnoticed."
-        )
-    return line
-
-
 def _row(
     r: LeaderboardRow, cats: list[str], base: str | None, regressed: set[str]
 ) -> RowView:
@@ -288,7 +171,7 @@ def _comparison(c: GateComparison) -> ComparisonView:
     return ComparisonView(
         candidate=esc_id(c.candidate),
         baseline=esc_id(c.baseline),
-        scope=_scope(c.scope),
+        scope=scope_text(c.scope),
         diff=c.diff_mean,
         lo=c.ci_lo,
         hi=c.ci_hi,
@@ -308,7 +191,9 @@ def _plot(report: Report, rows: list[LeaderboardRow]) -> str:
         )
         for r in rows
     ]
-    return code_fence(forest_plot(plot_rows, baseline=base_mean)).rstrip("\n")
+    label = f"{pct(report.settings.confidence)} interval"
+    plot = forest_plot(plot_rows, baseline=base_mean, interval_label=label)
+    return code_fence(plot).rstrip("\n")
 
 
 def _full_report(target: str, summary_url: str | None, run_url: str | None) -> str:
@@ -406,7 +291,7 @@ def build_view(
     extra_views = [_row(r, cats, gate.baseline, regressed) for r in extra]
     return View(
         target=opt.target,
-        verdict=_verdict(report, sha, run, head),
+        verdict=verdict(report, sha, run, head),
         status="no-gate"
         if gate.baseline is None
         else ("regression" if gate.regressed else "no-regression"),
@@ -421,7 +306,7 @@ def build_view(
         margin=report.settings.margin,
         method=md_text(report.settings.method),
         unit=md_text(report.settings.unit),
-        settings_line=_settings_line(report),
+        settings_line=settings_line(report),
         rows=row_views,
         extra_rows=extra_views,
         rows_omitted=omitted_rows,
@@ -446,7 +331,7 @@ def build_view(
         gate_family_size=gate.family_size,
         gate_total=len(gate.comparisons),
         comparisons=[_comparison(c) for c in comps],
-        warnings=[md_text(truncate(w, 1000)) for w in warns],
+        warnings=[md_text(truncate(w, opt.warning_chars)) for w in warns],
         warnings_omitted=len(report.warnings) - len(warns),
         omitted=omitted,
         full_report=_full_report(opt.target, summary, run),

@@ -149,3 +149,73 @@ def golden_report() -> Report:
         ),
         warnings=["tiny-model misses 2 of 40 tasks; its mean covers 38 tasks"],
     )
+
+
+def big_report(models: int = 300, id_len: int = 200, categories: int = 5) -> Report:
+    """Many models with long ids, every pair compared, a gate on every candidate."""
+    ids = [(f"model-{i:03d}-" + "x" * id_len)[:id_len] for i in range(models)]
+    cats = [f"category-{c}" for c in range(categories)]
+    rows = [
+        row(
+            i + 1,
+            ids[i],
+            0.9 - 0.8 * i / models,
+            categories=dict.fromkeys(cats, 0.9 - 0.8 * i / models),
+            rank_lo=max(1, i - 2),
+            rank_hi=min(models, i + 4),
+        )
+        for i in range(models)
+    ]
+    pairs = [
+        PairwiseDiff(
+            model_a=a.model_id,
+            model_b=b.model_id,
+            diff_mean=a.mean_score - b.mean_score,
+            ci_lo=a.mean_score - b.mean_score - 0.03,
+            ci_hi=a.mean_score - b.mean_score + 0.03,
+            significant=a.mean_score - b.mean_score > 0.03,
+        )
+        for i, a in enumerate(rows)
+        for b in rows[i + 1 :]
+    ]
+    base = ids[models // 2]
+    comps = [
+        GateComparison(
+            candidate=m,
+            baseline=base,
+            scope=scope,
+            diff_mean=-0.01,
+            ci_lo=-0.04 if k % 7 else -0.09,
+            ci_hi=0.02 if k % 7 else -0.02,
+            confidence=0.999,
+            margin=0.0,
+            regressed=not k % 7,
+            min_detectable_regression=0.05,
+        )
+        for k, m in enumerate(i for i in ids if i != base)
+        for scope in ["overall", *[f"category:{c}" for c in cats]]
+    ]
+    return Report(
+        generator="leaderboard-action 0.1.0",
+        settings=ReportSettings(
+            confidence=0.95,
+            resamples=1000,
+            seed=0,
+            margin=0.0,
+            method="percentile bootstrap",
+            unit="task",
+            baseline=base,
+        ),
+        data=DataSummary(
+            records=models * 40,
+            models=models,
+            tasks=40,
+            categories=cats,
+            items=0,
+            clusters=0,
+        ),
+        leaderboard=rows,
+        pairwise=pairs,
+        gate=Gate(baseline=base, regressed=True, family_size=len(comps), comparisons=comps),
+        warnings=[f"warning {i}: " + "w" * 300 for i in range(50)],
+    )

@@ -1,0 +1,46 @@
+"""Number formats of the comment, registered as Jinja filters.
+
+Scores, means and differences: 3 decimals (``0.712``, ``+0.012``, ``[0.690, 0.734]``);
+proportions (win rate, confidence): percent with at most one decimal (``62.5%``).
+None, NaN and infinity read "n/a".
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["ci", "count", "num", "pct", "signed"]
+
+
+def num(x: float | None, digits: int = 3) -> str:
+    """``0.712``; "n/a" for None, NaN or infinity."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def signed(x: float | None, digits: int = 3) -> str:
+    """``+0.012`` / ``-0.034``: a difference with its sign always shown."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:+.{digits}f}"
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """``95%``, ``97.5%``: a proportion as a percentage, trailing zeros dropped."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    text = f"{100 * x:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("0" if text == "-0" else text) + "%"
+
+
+def ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
+    """``[0.690, 0.734]``: an interval with both ends at `digits` decimals."""
+    return f"[{num(lo, digits)}, {num(hi, digits)}]"
+
+
+def count(n: int) -> str:
+    """``10,000``: an integer with thousands separators."""
+    return f"{n:,}"
