@@ -29,7 +29,7 @@ _STAMP_RE = re.compile(r"<!-- leaderboard-action:stamp sha=(\S*) run=(\S*) -->")
 
 def _encode(value: str) -> str:
     # Everything but letters, digits and ``_.~`` is percent-encoded, ``-`` too.
-    return quote(value, safe="").replace("-", "%2D")
+    return quote(value, safe="", errors="surrogatepass").replace("-", "%2D")
 
 
 def sticky_marker(header: str) -> str:
