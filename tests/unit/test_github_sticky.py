@@ -35,7 +35,9 @@ def test_marker__any_header_stays_inside_one_html_comment(header: str) -> None:
 
 
 def test_marker__undecodable_header_bytes_still_encode() -> None:
-    assert sticky_marker("a\udcffb") == "<!-- leaderboard-action:sticky header=a%ED%B3%BFb -->"
+    assert (
+        sticky_marker("a\udcffb") == "<!-- leaderboard-action:sticky header=a%ED%B3%BFb -->"
+    )
 
 
 @given(st.text(), st.text())
