@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 import re
 import zipfile
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -98,12 +100,23 @@ def read_inspect(path: Path) -> list[EvalRun]:
     return _runs(header, samples, str(path))
 
 
-def _open_archive(path: Path) -> zipfile.ZipFile:
+def _archive_support() -> tuple[
+    Callable[[Path], zipfile.ZipFile], tuple[type[Exception], ...]
+]:
+    """How to open an archive, and the errors a damaged one raises."""
+    damaged: tuple[type[Exception], ...] = (
+        OSError,
+        EOFError,
+        zlib.error,
+        zipfile.BadZipFile,
+    )
     try:  # Python < 3.14: a zipfile that reads Zstandard members
+        from backports import zstd  # noqa: PLC0415
         from backports.zstd import zipfile as zstd_zipfile  # noqa: PLC0415
     except ImportError:  # Python >= 3.14 reads them itself
-        return zipfile.ZipFile(path)
-    return cast(zipfile.ZipFile, zstd_zipfile.ZipFile(path))
+        return zipfile.ZipFile, damaged
+    opener = cast(Callable[[Path], zipfile.ZipFile], zstd_zipfile.ZipFile)
+    return opener, (*damaged, zstd_zipfile.BadZipFile, zstd.ZstdError)
 
 
 def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
@@ -127,8 +140,9 @@ def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
 
 def _read_eval_archive(path: Path) -> tuple[Any, Any]:
     shown = str(path)
+    opener, damaged = _archive_support()
     try:
-        with _open_archive(path) as archive:
+        with opener(path) as archive:
             names = set(archive.namelist())
             if "header.json" not in names:
                 raise InputError(
@@ -145,7 +159,7 @@ def _read_eval_archive(path: Path) -> tuple[Any, Any]:
                     for name in sorted(names)
                     if name.startswith("samples/") and name.endswith(".json")
                 ]
-    except (OSError, EOFError, zipfile.BadZipFile) as exc:
+    except damaged as exc:
         raise InputError(
             f"is not a readable .eval archive ({short(str(exc), 80)})",
             file=shown,
