@@ -8,9 +8,10 @@ numerators and denominators of all columns at once as matrix products
 ``counts (B x n_h) @ num (n_h x K)``. All estimates therefore share the same
 replicates: intervals, paired differences and ranks agree with each other.
 
-Replicates are drawn in blocks of `BLOCK` replicates, block ``j`` from the child
-``SeedSequence(seed, spawn_key=(j,))``, so the numbers depend on the seed only (not
-on memory batching), and peak memory is bounded by one block.
+Replicates are drawn in blocks of `BLOCK` replicates, the counts of block ``j`` and
+stratum ``h`` from ``SeedSequence(seed, spawn_key=(j, h))``, so the numbers depend on
+the seed only (not on memory batching; the first B replicates are the same whatever the
+total), and peak memory is bounded by one block.
 
 Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
 
@@ -119,6 +120,7 @@ def stratified_replicates(
         den_u, den_inv = np.unique(den[s:e][:, cols], axis=1, return_inverse=True)
         plans.append(
             (
+                h,
                 s,
                 e,
                 np.ascontiguousarray(num[s:e][:, cols]),
@@ -136,10 +138,10 @@ def stratified_replicates(
     for block in range(-(-resamples // BLOCK)):
         r0 = block * BLOCK
         rows = min(BLOCK, resamples - r0)
-        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
         out = reps[r0 : r0 + rows]
-        for s, e, num_h, den_h, inv, est_h, scale_h, outs, local, w_h in plans:
-            counts = _counts(rng, rows, e - s)
+        for h, s, e, num_h, den_h, inv, est_h, scale_h, outs, local, w_h in plans:
+            seq = np.random.SeedSequence(seed, spawn_key=(block, h))
+            counts = _counts(np.random.default_rng(seq), rows, e - s)
             rep_num = counts @ num_h
             rep_den = (counts @ den_h)[:, inv]
             ratio = np.divide(
