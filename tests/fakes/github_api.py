@@ -110,9 +110,13 @@ class FakeGitHub:
     """The fake API. Use as a context manager, or `start` / `stop`."""
 
     def __init__(
-        self, repository: str = "octo-org/octo-repo", html_url: str = "https://github.com"
+        self,
+        repository: str = "octo-org/octo-repo",
+        html_url: str = "https://github.com",
+        prefix: str = "",
     ) -> None:
         self.repository = repository
+        self.prefix = prefix.rstrip("/")  # "/api/v3" serves like GitHub Enterprise Server
         self.html_url = html_url.rstrip("/")
         self.tokens: dict[str, Token] = {
             INSTALLATION_TOKEN: Token(),
@@ -164,7 +168,7 @@ class FakeGitHub:
         """The API root to give PyGithub (``GITHUB_API_URL``)."""
         assert self._server is not None, "start the fake first"
         host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return f"http://{host!s}:{port}{self.prefix}"
 
     # -- scripting -------------------------------------------------------------------
     def add_token(self, token: str, **kwargs: Any) -> None:
@@ -222,6 +226,9 @@ class FakeGitHub:
 
     # -- request handling (called by the handler) --------------------------------------
     def _route(self, method: str, path: str) -> tuple[str, dict[str, str]]:
+        if not path.startswith(self.prefix):
+            return "unknown", {}
+        path = path[len(self.prefix) :]
         for verb, pattern, name in _ROUTES:
             match = re.fullmatch(pattern, path)
             if verb == method and match:

@@ -11,6 +11,7 @@ import contextlib
 import json
 import socket
 import struct
+import time
 from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
@@ -55,6 +56,11 @@ class Fault:
     reset: bool = False
     after_write: bool = False
     errors: tuple[dict[str, str], ...] = ()
+    delay: float = 0.0  # seconds before answering: longer than the client's timeout
+
+    def slow(self, seconds: float) -> Fault:
+        """The same fault, answered only after ``seconds``."""
+        return replace(self, delay=seconds)
 
     @classmethod
     def server_error(cls, status: int = 500) -> Fault:
@@ -231,7 +237,7 @@ class Handler(BaseHTTPRequestHandler):
         if isinstance(body, str) and self.command in {"POST", "PATCH"}:
             status, extra, payload = error_answer(400, "Problems parsing JSON")
         else:
-            call = Call(args, query, token, body, parts.path)
+            call = Call(args, query, token, body, parts.path[len(fake.prefix) :])
             status, extra, payload = fake._handle(route, call)
         if fault is not None:
             self._fail(fault, seen)
@@ -241,6 +247,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _fail(self, fault: Fault, seen: RecordedRequest) -> None:
         self.fake._record(replace(seen, status=fault.status))
+        if fault.delay:
+            time.sleep(fault.delay)
         if fault.reset:
             self.close_connection = True
             with contextlib.suppress(OSError):
@@ -261,8 +269,9 @@ class Handler(BaseHTTPRequestHandler):
         if payload is not None:
             self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        with contextlib.suppress(OSError):  # the client may have timed out and gone
+            self.end_headers()
+            self.wfile.write(data)
 
 
 def bearer(header: str) -> str:

@@ -333,3 +333,30 @@ def test_fake__stops_cleanly_with_open_keep_alive_connections() -> None:
         fake.stop()
         with pytest.raises(requests.ConnectionError):
             session.get(url, headers=headers, timeout=5)
+
+
+def test_fake__serves_under_an_enterprise_prefix() -> None:
+    with FakeGitHub(prefix="/api/v3") as fake:
+        fake.add_pull(1)
+        assert fake.base_url.endswith("/api/v3")
+        posted = call(fake, "POST", f"{REPO}/issues/1/comments", json={"body": "x"})
+        assert posted.status_code == 201
+        assert posted.json()["url"].startswith(fake.base_url + REPO)
+        root = fake.base_url.removesuffix("/api/v3")
+        headers = {"Authorization": f"token {INSTALLATION_TOKEN}"}
+        outside = requests.get(
+            f"{root}{REPO}/issues/1/comments", headers=headers, timeout=10
+        )
+        assert outside.status_code == 404
+
+
+def test_fake__slow_fault_answers_after_the_client_gave_up(github_api: FakeGitHub) -> None:
+    github_api.inject("create_comment", Fault.server_error(502).applied_first().slow(1.5))
+    with pytest.raises(requests.Timeout):
+        requests.post(
+            f"{github_api.base_url}{REPO}/issues/7/comments",
+            json={"body": "late"},
+            headers={"Authorization": f"token {INSTALLATION_TOKEN}"},
+            timeout=0.5,
+        )
+    assert [c["body"] for c in github_api.comments(7)] == ["late"]

@@ -355,3 +355,25 @@ def test_upsert__pygithub_retry_and_spacing_are_off(github_api: FakeGitHub) -> N
         upsert(commenter)
     assert len(github_api.calls("list_comments")) == 1
     assert sleeps.calls == []
+
+
+def test_upsert__post_that_timed_out_but_landed_leaves_one_comment(
+    github_api: FakeGitHub,
+) -> None:
+    github_api.inject("create_comment", Fault.server_error(502).applied_first().slow(2.0))
+    commenter, sleeps = make_commenter(github_api, timeout=1)
+    upsert(commenter)
+    assert len(github_api.comments(7)) == 1
+    assert len(github_api.calls("create_comment")) == 1
+    assert sleeps.calls == [1.0]
+
+
+def test_upsert__works_against_an_enterprise_server_prefix() -> None:
+    with FakeGitHub(prefix="/api/v3") as fake:
+        fake.add_pull(7)
+        commenter, _ = make_commenter(fake)
+        first = upsert(commenter, "one")
+        second = upsert(commenter, "two", run_id=101)
+        assert first == second == fake.comments(7)[0]["html_url"]
+        assert bodies(fake) == ["two"]
+        assert all(r.status < 400 or r.route == "get_user" for r in fake.requests)
