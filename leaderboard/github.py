@@ -288,9 +288,11 @@ class _Run:
                 lambda: self.repo.get_pull(self.pr_number).head.sha,
             )
         except Failure as failure:
-            if failure.status != 404:
+            if failure.status not in {403, 404}:
                 raise
-            return None  # an issue, not a pull request
+            # An issue rather than a pull request (404), or a token with issues: write
+            # but no pull-requests: read (403): order runs by their run id alone.
+            return None
         return sha
 
     def create(self, text: str) -> IssueComment | None:
@@ -360,4 +362,6 @@ def _explain(failure: Failure) -> str:
         )
     if failure.transient:
         return f"could not {failure.what}: {said}; {failure.gave_up}"
+    if not failure.status:
+        return f"could not {failure.what}: {said}"
     return f"could not {failure.what}: GitHub answered {said}"

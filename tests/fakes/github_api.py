@@ -255,6 +255,8 @@ class FakeGitHub:
         return 200, {}, user_json(call.token.login, call.token.user_type)
 
     def _do_get_pull(self, call: Call) -> Answer:
+        if not call.token.can_read_pulls:
+            return error_answer(403, "Resource not accessible by integration")
         pull = self._state.pulls.get(int(call.args["n"]))
         if pull is None:
             return error_answer(404, "Not Found")

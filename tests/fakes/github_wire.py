@@ -40,6 +40,7 @@ class Token:
     user_type: str = "Bot"
     can_write: bool = True
     user_endpoint: bool = False  # GET /user answers 200 (a PAT) or 403 (installation)
+    can_read_pulls: bool = True  # False: `permissions: issues: write` alone
 
 
 @dataclass(frozen=True)

@@ -360,3 +360,18 @@ def test_fake__slow_fault_answers_after_the_client_gave_up(github_api: FakeGitHu
             timeout=0.5,
         )
     assert [c["body"] for c in github_api.comments(7)] == ["late"]
+
+
+def test_fake__token_without_pull_request_read_gets_403_on_pulls(
+    github_api: FakeGitHub,
+) -> None:
+    github_api.add_token(OTHER_TOKEN, can_read_pulls=False)
+    assert call(github_api, "GET", f"{REPO}/pulls/7", token=OTHER_TOKEN).status_code == 403
+    post = call(
+        github_api,
+        "POST",
+        f"{REPO}/issues/7/comments",
+        token=OTHER_TOKEN,
+        json={"body": "x"},
+    )
+    assert post.status_code == 201

@@ -256,3 +256,18 @@ def test_upsert__malformed_repository_is_a_comment_error(github_api: FakeGitHub)
     commenter, _ = make_commenter(github_api, repository="nope")
     with pytest.raises(CommentError, match="owner/name"):
         upsert(commenter)
+
+
+def test_upsert__token_that_cannot_read_pulls_orders_by_run_id(
+    github_api: FakeGitHub,
+) -> None:
+    issues_only = "ghs_FAKEissuesWRITEonly0123456789abcdef"
+    github_api.add_token(issues_only, can_read_pulls=False)
+    upsert(make_commenter(github_api, token=issues_only)[0], "run 101", run_id=101)
+    commenter, _ = make_commenter(github_api, token=issues_only)
+    upsert(commenter, "run 100", run_id=100)
+    assert commenter.last_action == "kept-newer"
+    upsert(commenter, "run 102", run_id=102)
+    assert commenter.last_action == "updated"
+    (comment,) = github_api.comments(7)
+    assert comment["body"].endswith("run 102")
