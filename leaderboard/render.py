@@ -14,7 +14,7 @@ where the full report is. The verdict line always stays.
 
 from __future__ import annotations
 
-import importlib.metadata
+import functools
 import json
 import pathlib
 from collections.abc import Callable, Sequence
@@ -99,6 +99,12 @@ def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
     return env
 
 
+@functools.cache
+def _builtin_environment() -> jinja2.Environment:
+    """One environment for the built-in templates, so each compiles once per process."""
+    return make_environment()
+
+
 def _template_line(exc: BaseException, name: str) -> int | None:
     lineno = getattr(exc, "lineno", None)
     if isinstance(lineno, int):
@@ -148,7 +154,7 @@ def _user_template(path: pathlib.Path) -> tuple[jinja2.Template, str]:
 
 def _renderer(template: pathlib.Path | None) -> Callable[[View], str]:
     if template is None:
-        built_in = make_environment().get_template("comment.md.j2")
+        built_in = _builtin_environment().get_template("comment.md.j2")
         return lambda view: built_in.render(view=view)
     tmpl, name = _user_template(template)
 
@@ -269,10 +275,11 @@ def render_comment(
 
 
 def _generator() -> str:
-    try:
-        return f"leaderboard-action {importlib.metadata.version('leaderboard-action')}"
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - not installed
-        return "leaderboard-action"
+    # Late import: the package's __init__ imports this module. The image runs the
+    # package from /app without installing it, so no importlib.metadata here.
+    from leaderboard import __version__  # noqa: PLC0415
+
+    return f"leaderboard-action {__version__}"
 
 
 def _utf8_len(text: str) -> int:
@@ -336,7 +343,7 @@ def render_failure(message: str, context: CommentContext | None = None) -> str:
         "(no message)"
     ]
     return (
-        make_environment()
+        _builtin_environment()
         .get_template("failure.md.j2")
         .render(
             head_sha=short_sha(ctx.head_sha),
@@ -363,7 +370,7 @@ def render_markdown(rows: Sequence[LeaderboardRow]) -> str:
     report_rows = list(rows)
     view = build_view(_rows_report(report_rows), options=Options(plot=False))
     view = replace(view, interval_header="Interval")
-    return make_environment().get_template("leaderboard_table.md.j2").render(view=view)
+    return _builtin_environment().get_template("leaderboard_table.md.j2").render(view=view)
 
 
 def _rows_report(rows: list[LeaderboardRow]) -> Report:

@@ -237,7 +237,7 @@ def build_view(
     sha = short_sha(head_sha)
     run = safe_url(run_url)
     summary = safe_url(summary_url)
-    head = md_text(truncate(header, 100))
+    head = esc_id(truncate(header, 100))
     gate = report.gate
     cats = sorted({c for r in report.leaderboard for c in r.categories})
     regressed = {c.candidate for c in gate.comparisons if c.regressed}

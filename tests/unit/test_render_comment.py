@@ -171,6 +171,20 @@ def test_comment__incomplete_model_named_with_missing_tasks() -> None:
     )
 
 
+def test_comment__empty_report() -> None:
+    report = golden_report().model_copy(
+        update={
+            "leaderboard": [],
+            "pairwise": [],
+            "gate": Gate(baseline=None, regressed=False),
+        }
+    )
+    parsed = parse(render_comment(report))
+    assert len(parsed.tables) == 1
+    assert len(parsed.tables[0]) == 1
+    assert "pre" not in parsed.tags
+
+
 def test_summary__same_verdict_and_tables() -> None:
     summary = render_summary(golden_report(), CTX)
     comment = render_comment(golden_report(), CTX)
