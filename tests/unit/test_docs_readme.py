@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
 import re
 import shlex
 import subprocess
@@ -212,3 +213,18 @@ def test_docs_links__point_to_files_that_exist(doc: Path) -> None:
         if not (doc.parent / target.split("#")[0]).exists():
             missing.append(target)
     assert not missing, f"{doc.name} links to files that do not exist: {missing}"
+
+
+def test_readme_python_snippet__runs_on_the_bundled_example(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    section = _h2_section(_readme(), "On the command line, and from Python")
+    (block,) = _code_blocks(section, "python")
+    example = str(ROOT / "examples" / "mmlu-pro-sample.csv.gz")
+    code = block.replace("results/*.jsonl", example).replace(
+        '"main-model"', '"Meta-Llama-3_1-8B-Instruct", resamples=200'
+    )
+    assert code != block
+    exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - our own README's snippet
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["gate"]["baseline"] == "Meta-Llama-3_1-8B-Instruct"
