@@ -6,10 +6,13 @@ The built-in templates live in ``templates/`` at the repository root, next to th
 view model (`leaderboard.view.View`) as ``view``, and cannot include other files.
 
 Size limits: GitHub rejects a comment over 65,536 characters and a step summary over
-1 MiB. `render_comment` and `render_summary` fold, then drop whole sections (pairwise
-ties, then categories, then the plot, then gate rows that did not regress, then
-leaderboard rows beyond the best N) until the text fits, and say what was left out and
-where the full report is. The verdict line always stays.
+1 MiB. Long parts are folded in ``<details>`` (the plot above 25 models); when the text
+is still too long, `render_comment` and `render_summary` drop whole sections in this
+order until it fits: pairwise ties beyond 50, all pairwise ties, categories, the plot,
+gate rows that did not regress, all gate rows, then leaderboard rows beyond the best N
+(the baseline's and regressed candidates' rows stay). The text says what was left out
+and where the full report is; the verdict line always stays. Templates see the
+choices as ``view.shown`` and ``view.omitted``.
 """
 
 from __future__ import annotations
@@ -175,6 +178,7 @@ def _shrink_steps(opt: Options) -> list[Options]:
     """Ever smaller variants of `opt`, in the order sections are given up."""
     return [
         opt,
+        replace(opt, max_ties=min(opt.max_ties, 50)),
         replace(opt, pairwise=False),
         replace(opt, pairwise=False, categories=False),
         replace(opt, pairwise=False, categories=False, plot=False),

@@ -90,7 +90,20 @@ class ComparisonView:
 
 @dataclass(frozen=True)
 class View:
-    """Everything a template may use. Strings are markdown, already escaped."""
+    """Everything a template may use, as ``view``. Strings are markdown, already escaped.
+
+    A user template (the ``template`` input) gets exactly this. The main parts:
+    ``verdict`` (the first line, complete), ``rows`` (`RowView`: ``rank``, ``model``,
+    ``mean``, ``lo``, ``hi``, ``win_rate``, ``tasks``, ``rank_range``, ``marks``,
+    ``categories`` values in the order of ``categories``), ``extra_rows`` (the
+    baseline and regressed candidates below a cut), ``plot`` (a fenced code block or
+    None), ``ties`` (`TieView`), ``comparisons`` (`ComparisonView`: ``candidate``,
+    ``scope``, ``diff``, ``lo``, ``hi``, ``confidence``, ``margin``, ``mdr``,
+    ``regressed``), ``warnings``, ``settings_line``, ``data_line``, ``omitted`` (what
+    was left out to fit the size limit) with ``full_report`` (where to find it), and
+    ``footer``. Numbers are floats: format them with the filters ``num``, ``signed``,
+    ``pct``, ``ci`` (``{{ row.lo | ci(row.hi) }}``) and ``count``.
+    """
 
     target: str
     verdict: str

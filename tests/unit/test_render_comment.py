@@ -239,6 +239,9 @@ def test_summary__under_one_mib_and_fuller_than_the_comment(huge: Report) -> Non
     assert len(summary.encode()) <= 1_000_000
     assert len(parse(summary).tables[0]) == 301  # every model
     assert "the JSON report" in summary
+    # 44,850 pairs do not fit: the tie table is cut to its first 50 rows, and says so.
+    assert "Cannot be told apart: 3,234 of 44,850 pairs" in summary
+    assert "3,184 of the undecided pairs" in summary
 
 
 def test_summary__shrinks_to_its_own_limit(huge: Report) -> None:
