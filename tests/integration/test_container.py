@@ -208,3 +208,23 @@ def test_container__push_event_no_comment(
     assert res.returncode == 0, res.stdout + res.stderr
     assert api.requests == []
     assert job.outputs()["regressed"] == "false"
+
+
+def test_container__reads_every_input_format(image: list[str]) -> None:
+    """The image has the `inspect` extra (Zstandard) and finds its templates."""
+    ctr = _sh("buildah", "from", "--pull-never", IMAGE).stdout.strip()
+    try:
+        probe = (
+            "import sys; sys.path.insert(0, '/app'); "
+            "from backports import zstd; import leaderboard.formats, leaderboard.render; "
+            "from pathlib import Path; "
+            "t = Path(leaderboard.__file__).parent.parent / 'templates' / 'comment.md.j2'; "
+            "print(t.is_file())"
+        )
+        res = _sh(
+            "buildah", "run", "--isolation", "chroot", ctr, "--", image[0], "-c", probe
+        )
+    finally:
+        _sh("buildah", "rm", ctr)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "True"

@@ -180,9 +180,13 @@ def test_docker_requirements__pin_every_runtime_dependency() -> None:
     for raw in (ROOT / "docker" / "requirements.txt").read_text().splitlines():
         line = raw.split("#", 1)[0].strip()
         if line:
-            name, version = line.split("==")
-            pins[_norm(name)] = version
-    for dep in project["dependencies"]:
+            pinned = Requirement(line)
+            (spec,) = pinned.specifier
+            assert spec.operator == "==", line
+            pins[_norm(pinned.name)] = spec.version
+    # The image reads every input format: the runtime dependencies and the `inspect`
+    # extra (Zstandard-compressed Inspect logs).
+    for dep in [*project["dependencies"], *project["optional-dependencies"]["inspect"]]:
         req = Requirement(dep)
         assert _norm(req.name) in pins, (
             f"{req.name} is not pinned in docker/requirements.txt"
