@@ -157,3 +157,34 @@ def test_nice_ticks__cover_the_range(lo: float, span: float) -> None:
     assert 2 <= len(ticks) <= 12
     steps = {round(b - a, 9) for a, b in itertools.pairwise(ticks)}
     assert len(steps) == 1
+
+
+finite = st.floats(min_value=-2, max_value=2, allow_nan=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.text(max_size=40), finite, finite, finite), min_size=1, max_size=30
+    ),
+    st.one_of(st.none(), finite),
+)
+def test_forest_plot__any_rows_stay_aligned(
+    rows: list[tuple[str, float, float, float]], baseline: float | None
+) -> None:
+    plot_rows = [
+        PlotRow(label, sorted((a, b, c))[1], min(a, b, c), max(a, b, c), rank=i + 1)
+        for i, (label, a, b, c) in enumerate(rows)
+    ]
+    plot = forest_plot(plot_rows, baseline=baseline)
+    check_aligned(plot)
+    lines = model_lines(plot)
+    assert len(lines) == len(rows)
+    for line in lines:
+        cells = axis_cells(line)
+        assert cells.count(MEAN) == 1
+        # The mean may sit on an end of its interval (and then hides that end).
+        if LEFT in cells:
+            assert cells.index(LEFT) < cells.index(MEAN)
+        if RIGHT in cells:
+            assert cells.index(MEAN) < cells.index(RIGHT)
