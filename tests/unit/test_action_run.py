@@ -14,6 +14,7 @@ import pytest
 from leaderboard.action import EXIT_USAGE, Target, resolve_target, run
 from leaderboard.errors import InputError, UsageError
 from leaderboard.github import CommentError
+from leaderboard.records import EvalRun
 from leaderboard.report import Report
 from leaderboard.settings import Settings
 from leaderboard.stats import build_report
@@ -392,3 +393,39 @@ def test_target__workflow_run_contradicted_number_refused(settings: Settings) ->
 def test_target__malformed_event_does_not_crash(settings: Settings) -> None:
     event: dict[str, Any] = {"pull_request": ["x"], "number": "7"}
     assert resolve_target(settings, event) == Target(None, MERGE, 99)
+
+
+HOSTILE_IDS = [
+    "::add-mask::model",
+    "m\n::error::forged",
+    "m\r\n::stop-commands::tok",
+    "##[set-output name=regressed;]false",
+    "\x1b[31mred",
+]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_IDS)
+def test_run__hostile_model_ids_never_become_workflow_commands(
+    settings: Settings, hostile: str
+) -> None:
+    def compute(s: Settings) -> Report:
+        runs = [
+            EvalRun(model, f"t{t}", score + 0.01 * (t % 3))
+            for t in range(20)
+            for model, score in ((hostile, 0.3), ("base", 0.8))
+        ]
+        return build_report(runs, baseline="base", resamples=200)
+
+    code, log = go(settings, FakeCommenter(), compute)
+    assert code == 1  # the hostile model regressed against base
+    for line in log.split("\n"):
+        assert not line.startswith("::") or line.startswith(("::error ", "::warning ")), (
+            line
+        )
+        assert "##[" not in line
+        assert "\x1b" not in line
+        assert "\r" not in line
+    ((level, _props, message),) = annotations(log)
+    assert level == "error"
+    assert message.startswith("regression: ")
+    assert outputs(settings)["regressed"] == "true"
