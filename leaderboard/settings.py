@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from leaderboard.errors import UsageError
+from leaderboard.stats import MIN_RESAMPLES
 
 T = TypeVar("T")
 
@@ -169,7 +170,7 @@ INPUTS: tuple[Input, ...] = (
     Input(
         "resamples",
         "10000",
-        lambda n, raw: parse_int(n, raw, minimum=1, maximum=MAX_RESAMPLES),
+        lambda n, raw: parse_int(n, raw, minimum=MIN_RESAMPLES, maximum=MAX_RESAMPLES),
     ),
     Input("seed", "0", lambda n, raw: parse_int(n, raw, minimum=0, maximum=2**63 - 1)),
     Input("margin", "0", parse_margin),
