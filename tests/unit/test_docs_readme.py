@@ -140,19 +140,6 @@ def test_readme_tables__have_one_row_per_input_and_output(action: dict[str, Any]
         assert documented == list(action[key]), f"{key}: one table row each, in order"
 
 
-def test_action_inputs__are_exactly_what_the_settings_parser_reads(
-    action: dict[str, Any],
-) -> None:
-    from leaderboard.settings import INPUTS  # noqa: PLC0415 - the ACTION helper's module
-
-    assert [i.name for i in INPUTS] == list(action["inputs"])
-    for spec in INPUTS:
-        if spec.name == "github-token":  # the runner fills in ${{ github.token }}
-            continue
-        declared = SCRIPT.format_default(action["inputs"][spec.name].get("default"))
-        assert declared == spec.default, f"{spec.name}: action.yml and settings disagree"
-
-
 def test_readme_workflow__is_valid_and_uses_only_declared_inputs(
     action: dict[str, Any], tmp_path: Path
 ) -> None:
