@@ -84,7 +84,8 @@ def run(
     out : TextIO
         The runner log.
     compute : callable, optional
-        Settings to report; `compute_report` (load, then bootstrap) by default.
+        Turns the settings into a report; `compute_report` (load the results, then
+        bootstrap) by default.
 
     Returns
     -------
