@@ -152,18 +152,27 @@ def test_schema__rejects_a_report_with_a_wrong_field(
         validator.validate(doc)
 
 
-def test_schema__accepts_the_report_of_the_bundled_example(
+def test_schema__accepts_the_json_report_the_command_line_writes(
+    validator: jsonschema.protocols.Validator, tmp_path: Path
+) -> None:
+    out = tmp_path / "report.json"
+    gate = ["--baseline", "Meta-Llama-3_1-8B-Instruct", "--candidate", "Meta-Llama-3_1-8B"]
+    options = [*gate, "--resamples", "200", "--json", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "leaderboard", "report", str(EXAMPLE), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    validator.validate(doc)
+    assert len(doc["leaderboard"]) == 9
+    assert [c["scope"] for c in doc["gate"]["comparisons"]] == ["overall"]
+
+
+def test_schema__accepts_the_report_build_report_returns(
     validator: jsonschema.protocols.Validator,
 ) -> None:
-    runs = load_runs([str(EXAMPLE)])
-    report = build_report(
-        runs,
-        baseline="Meta-Llama-3_1-8B-Instruct",
-        candidates=["Meta-Llama-3_1-8B"],
-        resamples=200,
-        gate_categories=True,
-    )
-    doc = json.loads(report.model_dump_json())
-    validator.validate(doc)
-    assert doc["leaderboard"], "the example's report has a leaderboard"
-    assert doc["gate"]["comparisons"], "the example's report has gated comparisons"
+    report = build_report(load_runs([str(EXAMPLE)]), resamples=200)
+    validator.validate(json.loads(report.model_dump_json()))
