@@ -102,8 +102,8 @@ def test_examples__zizmor_offline_finds_nothing() -> None:
     assert "No findings" in res.stdout + res.stderr
 
 
-def test_repository_workflows__zizmor_offline_finds_nothing() -> None:
-    ours = [str(p) for p in WORKFLOWS if ".github" in p.parts]
+def test_repository_workflows_and_action__zizmor_offline_finds_nothing() -> None:
+    ours = [str(p) for p in WORKFLOWS if ".github" in p.parts] + ["action.yml"]
     res = check(
         tool("zizmor"), "--offline", "--persona", "pedantic", "--no-progress", *ours
     )
