@@ -232,7 +232,10 @@ class Settings:
             The environment (``os.environ`` in the action, a dict in tests).
         lenient : bool
             Never raise: an input that does not parse takes its default. For reporting
-            a configuration error through the outputs, summary and comment.
+            a configuration error through the outputs, summary and comment; if an input
+            that decides where the comment goes (``comment``, ``comment-header``,
+            ``pr-number``) is among them, ``comment`` is false, so that the failure
+            notice never lands on another leaderboard's comment.
 
         Returns
         -------
@@ -244,6 +247,7 @@ class Settings:
             The first input that does not parse, named in the message.
         """
         values: dict[str, Any] = {}
+        failed: set[str] = set()
         for spec in INPUTS:
             raw = env.get(spec.env_name, spec.default).strip()
             try:
@@ -251,10 +255,13 @@ class Settings:
             except UsageError:
                 if not lenient:
                     raise
+                failed.add(spec.name)
                 value = (
                     () if spec.name == "results" else spec.parse(spec.name, spec.default)
                 )
             values[spec.name.replace("-", "_")] = value
+        if failed & {"comment", "comment-header", "pr-number"}:
+            values["comment"] = False
 
         if values["candidates"] and values["baseline"] is None and not lenient:
             raise UsageError(

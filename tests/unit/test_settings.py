@@ -226,14 +226,22 @@ def test_run_url__absent_without_repository_or_run_id() -> None:
 
 
 def test_lenient__bad_inputs_take_defaults_and_keep_the_rest() -> None:
-    raw = env(confidence="2", comment_header="evals", github_token=TOKEN, pr_number="x")
+    raw = env(confidence="2", comment_header="evals", github_token=TOKEN, seed="-3")
     with pytest.raises(UsageError):
         Settings.from_env(raw)
     s = Settings.from_env(raw, lenient=True)
-    assert s.confidence == 0.95
-    assert s.pr_number is None
+    assert (s.confidence, s.seed) == (0.95, 0)
     assert (s.comment_header, s.github_token) == ("evals", TOKEN)
     assert Settings.from_env({}, lenient=True).results == ()
+    assert s.comment is True
+
+
+@pytest.mark.parametrize(
+    "bad", [{"comment_header": "a<b>"}, {"comment": "flase"}, {"pr_number": "x"}]
+)
+def test_lenient__no_comment_when_its_destination_is_unknown(bad: dict[str, str]) -> None:
+    s = Settings.from_env(env(**bad), lenient=True)
+    assert s.comment is False
 
 
 def test_default_report_path__one_file_per_header() -> None:
