@@ -28,6 +28,7 @@ from leaderboard.record_formats import (
     check_keys,
     check_text,
     open_binary,
+    printable,
     relocate,
     show,
 )
@@ -75,7 +76,7 @@ def _header(row: list[str], shown: str) -> tuple[int, ...]:
                 f"names the column twice (columns {columns[name] + 1} and {index + 1})",
                 file=shown,
                 line=1,
-                field=name,
+                field=printable(name),
                 fix="keep one column per field",
             )
         columns[name] = index

@@ -100,6 +100,13 @@ def relocate(
     )
 
 
+def printable(text: str, limit: int = _MAX_SHOWN) -> str:
+    """`text` safe inside a one-line message: escaped when invisible, cut when long."""
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def show(value: object) -> str:  # noqa: PLR0911 - one return per JSON type
     """A short, one-line rendering of a value for an error message."""
     if isinstance(value, BigInt):
@@ -247,9 +254,9 @@ def check_keys(keys: tuple[str, ...]) -> FieldProblem | None:
         target = suggest(key)
         if target is not None and target not in present:
             return FieldProblem(
-                key,
+                printable(key),
                 f"is not a field of the input contract; did you mean `{target}`?",
-                f"rename `{key}` to `{target}`",
+                f"rename `{printable(key)}` to `{target}`",
             )
     for field in REQUIRED:
         if field not in present:
@@ -257,7 +264,7 @@ def check_keys(keys: tuple[str, ...]) -> FieldProblem | None:
                 (k for k in keys if _ALIASES.get(k.strip().lower()) == field), None
             )
             fix = (
-                f"rename `{alias}` to `{field}`"
+                f"rename `{printable(alias)}` to `{field}`"
                 if alias is not None
                 else f"add `{field}` to every record; {', '.join(REQUIRED)} are required"
             )

@@ -26,6 +26,7 @@ from leaderboard.record_formats import (
     check_keys,
     check_text,
     open_binary,
+    printable,
     relocate,
     show,
 )
@@ -182,7 +183,7 @@ def iter_json(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
         raise InputError(
             "appears twice in one object",
             file=shown,
-            field=exc.key,
+            field=printable(exc.key),
             fix="keep one value per field",
         ) from None
     except RecursionError:
@@ -230,7 +231,7 @@ def _record_array(doc: object, shown: str) -> list[Any]:
                 file=shown,
                 fix="wrap it in [ ], or write one record a line in a .jsonl file",
             )
-        found = ", ".join(sorted(str(k) for k in doc)[:5]) or "none"
+        found = ", ".join(repr(printable(k, 20)) for k in sorted(doc)[:5]) or "none"
         raise InputError(
             f"is a JSON object without `records` or `runs` (keys: {found})",
             file=shown,
@@ -294,7 +295,7 @@ def _jsonl_line(
             "appears twice in one record",
             file=shown,
             line=number,
-            field=exc.key,
+            field=printable(exc.key),
             fix="keep one value per field",
         ) from None
     except RecursionError:
