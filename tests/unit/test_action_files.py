@@ -212,3 +212,35 @@ def _load(text: str) -> Any:
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _action_steps() -> list[tuple[str, dict[str, str]]]:
+    found = []
+    for path in WORKFLOWS:
+        for job in _load(path.read_text())["jobs"].values():
+            for step in job.get("steps", []):
+                uses = step.get("uses", "")
+                if uses.startswith("OWNER/leaderboard-action@") or uses == "./":
+                    found.append((path.name, {k: str(v) for k, v in step["with"].items()}))
+    return found
+
+
+def test_workflows__every_use_of_the_action_passes_inputs_it_parses() -> None:
+    steps = _action_steps()
+    assert len(steps) >= 7
+    known = set(action()["inputs"])
+    for name, with_ in steps:
+        assert set(with_) <= known, f"{name}: unknown inputs {set(with_) - known}"
+        env = {
+            "INPUT_" + key.upper(): "7" if "${{" in value else value
+            for key, value in with_.items()
+        }
+        settings = Settings.from_env(env)  # raises UsageError naming a bad input
+        assert settings.results, name
+
+
+def test_action_yml__image_line_the_release_workflow_rewrites() -> None:
+    lines = (ROOT / "action.yml").read_text().splitlines()
+    assert lines.count("  image: Dockerfile") == 1
+    release = (ROOT / ".github" / "workflows" / "release.yml").read_text()
+    assert r"s|^  image: Dockerfile\$|  image: docker://$DIGEST_REF|" in release
