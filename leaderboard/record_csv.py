@@ -10,16 +10,15 @@ header as line 1; a record spanning lines (a quoted line break) is named by its 
 from __future__ import annotations
 
 import csv
-import io
 import re
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from leaderboard.errors import InputError
 from leaderboard.record_formats import (
     FIELDS,
-    UTF8_BOM,
     FieldProblem,
     Intern,
     Place,
@@ -27,6 +26,7 @@ from leaderboard.record_formats import (
     _make_run,
     check_keys,
     check_text,
+    iter_lines,
     open_binary,
     printable,
     relocate,
@@ -91,8 +91,8 @@ def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
     handle = open_binary(path, shown)
     line = 1
     try:
-        with handle, io.TextIOWrapper(handle, encoding="utf-8-sig", newline="") as text:
-            reader = csv.reader(text, strict=True)
+        with handle:
+            reader = csv.reader(_decoded(handle, shown), strict=True)
             columns: tuple[int, ...] | None = None
             for row in reader:
                 line = reader.line_num
@@ -111,11 +111,6 @@ def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
                         "commas, and give every row one cell per column",
                     )
                 yield line, _row(row, columns, shown, line, intern)
-    except UnicodeDecodeError:
-        bad = _first_bad_line(path, shown)
-        raise InputError(
-            "is not valid UTF-8", file=shown, line=bad, fix="save the file as UTF-8"
-        ) from None
     except csv.Error as exc:
         if "field limit" in str(exc):
             raise InputError(
@@ -169,17 +164,15 @@ def _row(
         raise relocate(err, shown, line=line) from None
 
 
-def _first_bad_line(path: Path, shown: str) -> int | None:
-    """The 1-based line holding the first byte that is not UTF-8 (error path only)."""
-    try:
-        with open_binary(path, shown) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if number == 1:
-                    raw = raw.removeprefix(UTF8_BOM)  # noqa: PLW2901
-                try:
-                    raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    return number
-    except (OSError, EOFError, zlib.error):
-        return None
-    return None
+def _decoded(handle: IO[bytes], shown: str) -> Iterator[str]:
+    """The lines of `handle` as text, each checked to be UTF-8 where it stands."""
+    for number, raw in iter_lines(handle, shown):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"is not valid UTF-8 (byte 0x{raw[exc.start]:02x}, column {exc.start + 1})",
+                file=shown,
+                line=number,
+                fix="save the file as UTF-8",
+            ) from None

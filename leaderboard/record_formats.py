@@ -17,7 +17,7 @@ import gzip
 import json
 import unicodedata
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, cast
 
@@ -27,6 +27,8 @@ from leaderboard.records import EvalRun
 GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 64 * 1024
+MAX_LINE = 16 * 2**20  # no eval record is this long; a longer "line" is a wrong file
+MAX_DOCUMENT = 2**30  # a .json document is parsed whole; beyond this, use JSON Lines
 FIELDS = (
     "model_id",
     "task_id",
@@ -179,6 +181,28 @@ def _gzip_error(shown: str, exc: BaseException, line: int | None = None) -> Inpu
         line=line,
         fix="re-create the file with gzip",
     )
+
+
+def iter_lines(handle: IO[bytes], shown: str) -> Iterator[tuple[int, bytes]]:
+    """Number the lines of `handle` from 1, without a leading BOM, each at most MAX_LINE.
+
+    The cap keeps a file without line breaks (or a gzip bomb of one) from being read
+    into memory whole.
+    """
+    readline = handle.readline
+    number = 0
+    while raw := readline(MAX_LINE + 1):
+        number += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            raise InputError(
+                f"is longer than {MAX_LINE // 2**20} MiB",
+                file=shown,
+                line=number,
+                fix="write one record a line; check that the file is JSON Lines or CSV",
+            )
+        if number == 1 and raw.startswith(UTF8_BOM):
+            raw = raw[3:]
+        yield number, raw
 
 
 def read_head(path: Path, shown: str, size: int = HEAD_BYTES) -> bytes:

@@ -16,7 +16,7 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.record_formats import (
-    UTF8_BOM,
+    MAX_DOCUMENT,
     BigInt,
     FieldProblem,
     Intern,
@@ -25,6 +25,7 @@ from leaderboard.record_formats import (
     _make_run,
     check_keys,
     check_text,
+    iter_lines,
     open_binary,
     printable,
     relocate,
@@ -156,9 +157,15 @@ def iter_json(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
     handle = open_binary(path, shown)
     try:
         with handle:
-            data = handle.read()
+            data = handle.read(MAX_DOCUMENT + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise _gzip_error(shown, exc) from None
+    if len(data) > MAX_DOCUMENT:
+        raise InputError(
+            f"is a JSON document over {MAX_DOCUMENT // 2**20} MiB",
+            file=shown,
+            fix="write large runs as JSON Lines (.jsonl), which is read a line at a time",
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -253,10 +260,7 @@ def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
     handle = open_binary(path, shown)
     try:
         with handle:
-            for raw in handle:
-                number += 1
-                if number == 1 and raw.startswith(UTF8_BOM):
-                    raw = raw[3:]  # noqa: PLW2901 - the BOM is not part of the record
+            for number, raw in iter_lines(handle, shown):
                 if raw.isspace() or not raw:
                     continue
                 yield number, _jsonl_line(raw, shown, number, intern, keys_seen)

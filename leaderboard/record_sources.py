@@ -133,6 +133,12 @@ def _reader_for(source: Source, fmt: str) -> str:
     if fmt in FRAMEWORK_FORMATS:
         return fmt
     head = read_head(source.path, source.shown)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(
+            "is UTF-16 encoded",
+            file=source.shown,
+            fix="save it as UTF-8 (in PowerShell: Out-File -Encoding utf8)",
+        )
     if not head:
         raise InputError(
             "is empty",

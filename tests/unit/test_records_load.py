@@ -269,3 +269,35 @@ def test_evalrun__bad_values_raise_input_error(
         EvalRun("m", "t", **kwargs)  # type: ignore[arg-type]
     assert info.value.field == field
     assert len(str(info.value)) < 300
+
+
+# ------------------------------------------------------------------------- size caps
+
+
+def test_line_cap__a_file_without_line_breaks_is_refused_early(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import leaderboard.record_formats as formats  # noqa: PLC0415
+
+    monkeypatch.setattr(formats, "MAX_LINE", 1000)
+    good = '{"model_id": "m", "task_id": "t", "score": 1}\n'
+    for name in ("a.jsonl", "a.csv"):
+        path = tmp_path / name
+        head = good if name.endswith("jsonl") else "model_id,task_id,score\n"
+        path.write_text(head + "x" * 5000, encoding="utf-8")
+        with pytest.raises(InputError, match=rf"{name}, line 2: is longer than"):
+            load_runs(path)
+
+
+def test_document_cap__huge_json_document_points_to_json_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leaderboard import record_json  # noqa: PLC0415
+
+    monkeypatch.setattr(record_json, "MAX_DOCUMENT", 100)
+    path = tmp_path / "a.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(RECORDS).encode()))
+    with pytest.raises(
+        InputError, match=r"a\.json\.gz: is a JSON document over .*JSON Lines"
+    ):
+        load_runs(path)
