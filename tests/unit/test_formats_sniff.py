@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from leaderboard.errors import InputError
 from leaderboard.formats import FRAMEWORK_FORMATS, read, sniff
 
 MISSING = Path("/nonexistent/leaderboard-sniff-test.bin")
@@ -87,3 +88,57 @@ def test_sniff__inspect_archive_whose_head_hides_member_names(tmp_path: Path) ->
 def test_read__unknown_format_is_a_programming_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown framework format"):
         read("helm", tmp_path / "x.json")
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+_KEYS = st.sampled_from(
+    [
+        *("results", "model_name", "config", "group_subtasks", "groups"),
+        *("higher_is_better", "configs", "version", "status", "eval", "samples"),
+        "invalidated",
+    ]
+)
+_NAMES = st.sampled_from(["t", "g", "acc,none", "ter,f", "bleu,none", "acc_stderr,none"])
+_SHAPED = st.recursive(
+    st.none() | st.booleans() | st.floats() | st.sampled_from(["C", "success", "t"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            _NAMES | st.sampled_from(["task", "model", "scores", "value", "id", "epoch"]),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=25,
+)
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    fmt=st.sampled_from(FRAMEWORK_FORMATS),
+    document=st.dictionaries(_KEYS, _JSON | _SHAPED, max_size=8),
+)
+def test_read__odd_documents_give_records_or_input_error(
+    tmp_path: Path, fmt: str, document: dict[str, object]
+) -> None:
+    path = tmp_path / "results_2026-01-01T00-00-00.json"
+    path.write_text(json.dumps(document))
+    try:
+        runs = read(fmt, path)
+    except InputError as exc:
+        message = str(exc)
+    else:
+        message = ""
+        assert all(0 <= run.score <= 1 for run in runs)
+    assert "\n" not in message
