@@ -8,6 +8,8 @@ The records are checked against Inspect's own log reader and its computed metric
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -215,3 +217,24 @@ def test_round_trip__records_and_inspect_logs_give_the_same_report(
     assert build_report(from_records, **settings).model_dump(mode="json") == build_report(
         from_logs, **settings
     ).model_dump(mode="json")
+
+
+def test_eval_log__read_in_a_process_without_inspect_ai(logs: dict[str, Path]) -> None:
+    """As in the action's image: no inspect_ai (and its zipfile patch) imported."""
+    code = (
+        "import sys, json, pathlib\n"
+        "from leaderboard.formats import read\n"
+        "runs = read('inspect', pathlib.Path(sys.argv[1]))\n"
+        "names = ('inspect_ai', 'zipfile_zstd')\n"
+        "assert not any(m.startswith(names) for m in sys.modules)\n"
+        "print(json.dumps(sorted([r.item_id, r.sample, r.score] for r in runs)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(logs["eval"])],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    expected = sorted([r.item_id, r.sample, r.score] for r in read("inspect", logs["eval"]))
+    assert json.loads(done.stdout) == expected
