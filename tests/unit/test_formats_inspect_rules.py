@@ -7,6 +7,8 @@ reads real logs); these logs hold only the fields the reader uses.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -194,3 +196,34 @@ def test_read__truncated_archive_is_refused(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(InputError, match=r"not a readable \.eval archive"):
         read("inspect", path)
+
+
+def test_read__zstd_archive_without_a_zstd_reader_says_what_to_install(
+    tmp_path: Path,
+) -> None:
+    from backports.zstd import zipfile as zstd_zipfile  # noqa: PLC0415
+
+    path = tmp_path / "log.eval"
+    with zstd_zipfile.ZipFile(path, "w", compression=zstd_zipfile.ZIP_ZSTANDARD) as archive:
+        archive.writestr("summaries.json", json.dumps(GOOD))
+        archive.writestr("header.json", json.dumps(_header()))
+    # A fresh process, so no zipfile patch another test's import left behind applies.
+    code = (
+        "import sys, pathlib\n"
+        "sys.modules['backports.zstd'] = None\n"
+        "from leaderboard.errors import InputError\n"
+        "from leaderboard.formats import read\n"
+        "try:\n"
+        "    read('inspect', pathlib.Path(sys.argv[1]))\n"
+        "except InputError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert "compression this Python cannot read" in done.stdout
+    assert "pip install backports.zstd" in done.stdout
