@@ -117,7 +117,11 @@ def stratified_replicates(
             continue
         cols = np.unique(column[use])  # columns this stratum feeds
         local = np.searchsorted(cols, column[use])
-        den_u, den_inv = np.unique(den[s:e][:, cols], axis=1, return_inverse=True)
+        den_h = den[s:e][:, cols]
+        if (den_h == den_h[:, :1]).all():  # complete data: one denominator for all
+            den_u, den_inv = den_h[:, :1], np.zeros(cols.size, dtype=np.intp)
+        else:
+            den_u, den_inv = np.unique(den_h, axis=1, return_inverse=True)
         plans.append(
             (
                 h,
@@ -154,10 +158,15 @@ def stratified_replicates(
 
 def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
     """Multinomial(n; 1/n, ..., 1/n) resample counts for ``rows`` replicates."""
-    idx = rng.integers(0, n, size=(rows, n))
-    idx += (np.arange(rows) * n)[:, None]
-    counts = np.bincount(idx.ravel(), minlength=rows * n).reshape(rows, n)
-    out: FloatArray = counts.astype(np.float64)
+    if rows * n < 2**31:  # int32 draws are cheaper
+        idx32 = rng.integers(0, n, size=(rows, n), dtype=np.int32)
+        idx32 += (np.arange(rows, dtype=np.int32) * np.int32(n))[:, None]
+        counts = np.bincount(idx32.ravel(), minlength=rows * n)
+    else:  # pragma: no cover - over 2 billion draws in one block
+        idx64 = rng.integers(0, n, size=(rows, n), dtype=np.int64)
+        idx64 += (np.arange(rows, dtype=np.int64) * n)[:, None]
+        counts = np.bincount(idx64.ravel(), minlength=rows * n)
+    out: FloatArray = counts.reshape(rows, n).astype(np.float64)
     return out
 
 

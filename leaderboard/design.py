@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +30,24 @@ Key = tuple[int, int | str]
 def _key(value: int | str) -> Key:
     """Sort key for ids that may be integers or strings."""
     return (0, value) if isinstance(value, int) else (1, value)
+
+
+_FIELDS = attrgetter(
+    "model_id", "task_id", "item_id", "sample", "weight", "category", "cluster", "score"
+)
+
+
+class _Columns(NamedTuple):
+    """The records' fields as columns (tuples), in record order."""
+
+    model: tuple[str, ...]
+    task: tuple[str, ...]
+    item: tuple[int | str | None, ...]
+    sample: tuple[int | None, ...]
+    weight: tuple[float, ...]
+    category: tuple[str, ...]
+    cluster: tuple[int | str | None, ...]
+    score: tuple[float, ...]
 
 
 def _describe(i: int, run: EvalRun) -> str:
@@ -110,6 +130,9 @@ def _same(kind: str, task: str, first: object, run: EvalRun, *, i: int, field: s
 def build_design(runs: Sequence[EvalRun]) -> Design:
     """Validate ``runs`` and lay them out as canonical arrays.
 
+    The checks run as set operations; only when one fails does a record-by-record
+    pass (`_diagnose`) find the first offending record for the message.
+
     Raises
     ------
     InputError
@@ -120,12 +143,58 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
     if len(runs) == 0:
         raise InputError("no records", fix="give at least one record")
     item_level = runs[0].item_id is not None
+    cols = _Columns(*zip(*map(_FIELDS, runs), strict=True))
+    n = len(runs)
+    tasks = set(cols.task)
+    items = set(zip(cols.task, cols.item, strict=True))
+    cat_pairs = set(zip(cols.task, cols.category, strict=True))
+    n_none = cols.item.count(None)
+    ok = n_none in {0, n} and len(cat_pairs) == len(tasks)
+    cats = dict(cat_pairs)
+    if cols.weight.count(1.0) == n:  # the common case: no weights given
+        weights = dict.fromkeys(tasks, 1.0)
+    else:
+        weight_pairs = set(zip(cols.task, cols.weight, strict=True))
+        ok = ok and len(weight_pairs) == len(tasks)
+        weights = dict(weight_pairs)
+    if cols.sample.count(None) != n:  # repeated samples (else duplicates show in _layout)
+        mti = set(zip(cols.model, cols.task, cols.item, strict=True))
+        no_sample = [x is None for x in cols.sample]
+        ok = (
+            ok
+            and len(set(zip(cols.model, cols.task, cols.item, cols.sample, strict=True)))
+            == n
+            and len(set(zip(cols.model, cols.task, cols.item, no_sample, strict=True)))
+            == len(mti)
+        )
+    if cols.cluster.count(None) == n:
+        item_cluster: dict[tuple[str, int | str], int | str | None] = {
+            (t, i): None for t, i in items if i is not None
+        }
+    else:
+        clusters = set(zip(cols.task, cols.item, cols.cluster, strict=True))
+        ok = ok and len(clusters) == len(items)
+        item_cluster = {(t, i): c for t, i, c in clusters if i is not None}
+    if not ok:
+        _diagnose(runs)
+    return _layout(
+        runs,
+        cols,
+        item_level=item_level,
+        task_weight=weights,
+        task_cat=cats,
+        item_cluster=item_cluster,
+    )
+
+
+def _diagnose(runs: Sequence[EvalRun]) -> None:
+    """Raise the `InputError` for the first record that breaks a check."""
+    item_level = runs[0].item_id is not None
     task_weight: dict[str, float] = {}
     task_cat: dict[str, str] = {}
     item_cluster: dict[tuple[str, int | str], int | str | None] = {}
     seen: set[tuple[str, str, object, object]] = set()
     no_sample: dict[tuple[str, str, object], bool] = {}
-    acc: dict[tuple[str, str, int | str | None], list[float]] = {}
     for i, run in enumerate(runs):
         if (run.item_id is not None) != item_level:
             raise InputError(
@@ -161,8 +230,7 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
         c = task_cat.setdefault(run.task_id, run.category)
         if c != run.category:
             _same("task", run.task_id, c, run, i=i, field="category")
-        if item_level:
-            assert run.item_id is not None
+        if run.item_id is not None:
             ck = (run.task_id, run.item_id)
             cl = item_cluster.setdefault(ck, run.cluster)
             if cl != run.cluster:
@@ -173,29 +241,19 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
                     field="cluster",
                     fix="give every record of an item the same cluster",
                 )
-        a = acc.setdefault(ikey, [0.0, 0.0])
-        a[0] += run.score
-        a[1] += 1.0
-    return _layout(
-        runs,
-        item_level=item_level,
-        task_weight=task_weight,
-        task_cat=task_cat,
-        item_cluster=item_cluster,
-        acc=acc,
-    )
+    raise AssertionError("a check failed but no record breaks it")  # pragma: no cover
 
 
 def _layout(
     runs: Sequence[EvalRun],
+    cols: _Columns,
     *,
     item_level: bool,
     task_weight: dict[str, float],
     task_cat: dict[str, str],
     item_cluster: dict[tuple[str, int | str], int | str | None],
-    acc: dict[tuple[str, str, int | str | None], list[float]],
 ) -> Design:
-    models = sorted({r.model_id for r in runs})
+    models = sorted(set(cols.model))
     tasks = sorted(task_weight)
     m_index = {m: j for j, m in enumerate(models)}
     t_index = {t: j for j, t in enumerate(tasks)}
@@ -228,14 +286,21 @@ def _layout(
         stratum_weight = np.ones(1)
         n_clusters = 0
     i_index = {k: j for j, k in enumerate(ikeys)}
-    scores = np.zeros((len(ikeys), len(models)))
-    present = np.zeros((len(ikeys), len(models)), dtype=bool)
-    samples_max = 1
-    for (m, t, iid), (total, count) in acc.items():
-        row = i_index[(t, iid)]
-        scores[row, m_index[m]] = total / count
-        present[row, m_index[m]] = True
-        samples_max = max(samples_max, int(count))
+    shape = (len(ikeys), len(models))
+    n = len(cols.model)
+    rows = np.fromiter(
+        map(i_index.__getitem__, zip(cols.task, cols.item, strict=True)), np.intp, n
+    )
+    mcols = np.fromiter(map(m_index.__getitem__, cols.model), np.intp, n)
+    vals = np.fromiter(cols.score, np.float64, n)
+    flat = rows * shape[1] + mcols
+    total = np.bincount(flat, weights=vals, minlength=shape[0] * shape[1]).reshape(shape)
+    count = np.bincount(flat, minlength=shape[0] * shape[1]).reshape(shape)
+    if cols.sample.count(None) == n and count.max() > 1:
+        _diagnose(runs)  # a duplicate (model, task, item)
+    present = count > 0
+    scores = np.divide(total, count, out=np.zeros(shape), where=present)
+    samples_max = max(1, int(count.max()))
     starts = np.searchsorted(unit_stratum, np.arange(n_strata + 1)).astype(np.intp)
     return Design(
         models=models,
@@ -251,7 +316,7 @@ def _layout(
         unit_stratum=unit_stratum,
         starts=starts,
         stratum_weight=stratum_weight,
-        records=len(runs),
+        records=n,
         n_items=len(ikeys) if item_level else 0,
         n_clusters=n_clusters,
         samples_max=samples_max,

@@ -37,6 +37,7 @@ from leaderboard.report import (
 
 METHOD = "rescaled t-scaled percentile bootstrap"
 MIN_RESAMPLES = 100
+PAIR_CHUNK = 32  # pairwise differences held in memory at once (columns of B replicates)
 
 
 def _generator() -> str:
@@ -320,9 +321,16 @@ def _pairwise(
     ib = np.array([p[3] for p in pairs])
     diff_est = est[ia] - est[ib]
     diff_df = np.minimum(df[ia], df[ib])
-    lo, hi = percentile_intervals(
-        diff_est, reps[:, ia] - reps[:, ib], diff_df, alpha, bounds=(-1.0, 1.0)
-    )
+    lo, hi = np.empty_like(diff_est), np.empty_like(diff_est)
+    for c in range(0, ia.size, PAIR_CHUNK):  # bounded memory for many models
+        sl = slice(c, c + PAIR_CHUNK)
+        lo[sl], hi[sl] = percentile_intervals(
+            diff_est[sl],
+            reps[:, ia[sl]] - reps[:, ib[sl]],
+            diff_df[sl],
+            alpha,
+            bounds=(-1.0, 1.0),
+        )
     out = []
     for j, (a, b, ka, _) in enumerate(pairs):
         out.append(
