@@ -32,8 +32,15 @@ def _key(value: int | str) -> Key:
     return (0, value) if isinstance(value, int) else (1, value)
 
 
-_FIELDS = attrgetter(
-    "model_id", "task_id", "item_id", "sample", "weight", "category", "cluster", "score"
+_FIELDS = (
+    "model_id",
+    "task_id",
+    "item_id",
+    "sample",
+    "weight",
+    "category",
+    "cluster",
+    "score",
 )
 
 
@@ -143,7 +150,7 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
     if len(runs) == 0:
         raise InputError("no records", fix="give at least one record")
     item_level = runs[0].item_id is not None
-    cols = _Columns(*zip(*map(_FIELDS, runs), strict=True))
+    cols = _Columns(*(tuple(map(attrgetter(f), runs)) for f in _FIELDS))
     n = len(runs)
     tasks = set(cols.task)
     items = set(zip(cols.task, cols.item, strict=True))

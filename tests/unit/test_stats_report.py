@@ -198,3 +198,44 @@ def test_report__json_shape() -> None:
         data["leaderboard"][0]
     )
     assert np.isfinite([r["mean_score"] for r in data["leaderboard"]]).all()
+
+
+def test_build_report__rejects_inconsistent_category_and_mixed_samples() -> None:
+    with pytest.raises(InputError, match="field `category`"):
+        build_report([EvalRun("a", "t", 1.0, category="x"), EvalRun("b", "t", 1.0)])
+    runs = [
+        EvalRun("a", "t", 1.0, item_id=1, sample=0),
+        EvalRun("a", "t", 0.0, item_id=1),
+    ]
+    with pytest.raises(InputError, match="field `sample`"):
+        build_report(runs)
+    with pytest.raises(InputError, match="second record"):
+        build_report([EvalRun("a", "t", 1.0, item_id=1), EvalRun("a", "t", 0.0, item_id=1)])
+
+
+def test_categories__item_level_means_and_gate_scopes() -> None:
+    rng = np.random.default_rng(4)
+    runs = []
+    expected: dict[tuple[str, str], list[float]] = {}
+    for m in ("a", "b"):
+        for t in range(6):
+            cat = "math" if t < 2 else "code"
+            scores = (rng.random(15) < 0.5 + 0.1 * t).astype(float)
+            expected.setdefault((m, cat), []).append(float(scores.mean()))
+            runs += [
+                EvalRun(m, f"t{t}", float(s), category=cat, item_id=i)
+                for i, s in enumerate(scores)
+            ]
+    report = build_report(runs, baseline="a", resamples=300, gate_categories=True)
+    for row in report.leaderboard:
+        assert set(row.categories) == {"code", "math"}
+        for cat, value in row.categories.items():
+            assert value == pytest.approx(np.mean(expected[(row.model_id, cat)]))
+            ci = row.category_intervals[cat]
+            assert ci.lo <= value <= ci.hi
+    scopes = [c.scope for c in report.gate.comparisons]
+    assert scopes == ["overall", "category:code", "category:math"]
+    assert report.gate.family_size == 3
+    math = report.gate.comparisons[2]
+    assert math.shared_tasks == 2
+    assert math.shared_units == 30
