@@ -27,8 +27,9 @@ Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
    Statist. 69:371-386, section 4.3), which instead moves the percentile level to
    ``alpha' = 2 Phi(-t_{1-alpha/2, df})``; both agree for a normal bootstrap
    distribution, but at 5 units the extreme percentiles that ``alpha'`` asks for are
-   truncated by the data's range. Measured at 5 tasks (tests/stats): the alpha'
-   version covered 92.6% and raised 4.3% false alarms; the scaled one 94.0% and 3.3%.
+   truncated by the data's range. Measured at 5 tasks with the same simulations as
+   tests/stats/test_calibration.py: the alpha' version covered 92.6% (1,000 runs) and
+   raised 4.3% false alarms (2,000 runs); the scaled one covers 93.6% and raises 2.5%.
 """
 
 from __future__ import annotations
