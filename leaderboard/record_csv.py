@@ -67,22 +67,22 @@ def _text(field: str, cell: str, intern: Intern) -> str:
     return intern(check_text(field, cell))
 
 
-def _header(row: list[str], shown: str) -> tuple[int, ...]:
+def _header(row: list[str], shown: str, line: int) -> tuple[int, ...]:
     names = [cell.strip() for cell in row]
     columns: dict[str, int] = {}
     for index, name in enumerate(names):
-        if name in columns:
+        if name in columns and name != "":
             raise InputError(
                 f"names the column twice (columns {columns[name] + 1} and {index + 1})",
                 file=shown,
-                line=1,
+                line=line,
                 field=printable(name),
                 fix="keep one column per field",
             )
         columns[name] = index
     problem = check_keys(tuple(names))
     if problem is not None:
-        raise problem.at(shown, line=1)
+        raise problem.at(shown, line=line)
     return tuple(columns.get(field, -1) for field in FIELDS)
 
 
@@ -99,7 +99,7 @@ def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
                 if not any(row):
                     continue
                 if columns is None:
-                    columns = _header(row, shown)
+                    columns = _header(row, shown, line)
                     width = len(row)
                     continue
                 if len(row) != width:
