@@ -12,7 +12,8 @@ from __future__ import annotations
 import csv
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from operator import itemgetter
 from pathlib import Path
 from typing import IO
 
@@ -83,7 +84,7 @@ def _header(row: list[str], shown: str, line: int) -> tuple[int, ...]:
     problem = check_keys(tuple(names))
     if problem is not None:
         raise problem.at(shown, line=line)
-    return tuple(columns.get(field, -1) for field in FIELDS)
+    return tuple(columns.get(field, -1) for field in FIELDS)  # -1: the "" _row appends
 
 
 def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
@@ -93,13 +94,13 @@ def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
     try:
         with handle:
             reader = csv.reader(_decoded(handle, shown), strict=True)
-            columns: tuple[int, ...] | None = None
+            columns: Callable[[list[str]], tuple[str, ...]] | None = None
             for row in reader:
                 line = reader.line_num
                 if not any(row):
                     continue
                 if columns is None:
-                    columns = _header(row, shown, line)
+                    columns = itemgetter(*_header(row, shown, line))
                     width = len(row)
                     continue
                 if len(row) != width:
@@ -131,12 +132,15 @@ def iter_csv(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
 
 
 def _row(
-    row: list[str], at: tuple[int, ...], shown: str, line: int, intern: Intern
+    row: list[str],
+    at: Callable[[list[str]], tuple[str, ...]],
+    shown: str,
+    line: int,
+    intern: Intern,
 ) -> EvalRun:
-    """One CSV row; `at` holds each field's column in `FIELDS` order, -1 when absent."""
-    model, task, score, metric, category, weight, item, cluster, sample = (
-        row[index] if index >= 0 else "" for index in at
-    )
+    """One CSV row; `at` picks the fields in `FIELDS` order (absent ones read "")."""
+    row.append("")  # the cell every absent field points at (index -1)
+    model, task, score, metric, category, weight, item, cluster, sample = at(row)
     try:
         if score.strip() == "":
             raise FieldProblem("score", "is empty", "give every record a score in [0, 1]")
