@@ -117,3 +117,28 @@ def test_report__bundled_example_through_a_real_process(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert json.loads((tmp_path / "r.json").read_text())["data"]["models"] >= 2
+
+
+def test_report__closed_stdout_keeps_the_exit_status(tmp_path: Path) -> None:
+    data = _write(tmp_path / "runs.jsonl", _records(0.3))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "leaderboard",
+            "report",
+            str(data),
+            "--baseline",
+            "base",
+            "--resamples",
+            "300",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.close()  # like `leaderboard report ... | head -1`
+    assert proc.wait(timeout=300) == 1
+    assert proc.stderr.read() == b""
+    proc.stderr.close()
