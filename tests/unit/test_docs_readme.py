@@ -7,14 +7,12 @@ README's copy drifts from what the code renders or from what action.yml declares
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import cmarkgfm
@@ -22,22 +20,12 @@ import pytest
 from ruamel.yaml import YAML
 
 from leaderboard.records import EvalRun
+from tests.unit.docs_support import ROOT, load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 
-def _load_script() -> ModuleType:
-    path = ROOT / "scripts" / "update_readme.py"
-    spec = importlib.util.spec_from_file_location("update_readme", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-SCRIPT = _load_script()
+SCRIPT = load_script("update_readme")
 
 
 def _readme() -> str:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
@@ -25,20 +23,11 @@ from leaderboard.report import (
     Report,
     ReportSettings,
 )
+from tests.unit.docs_support import ROOT, load_script
 
-ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "gen_schema.py"
 SCHEMA_FILE = ROOT / "schema" / "report.schema.json"
 EXAMPLE = ROOT / "examples" / "mmlu-pro-sample.csv.gz"
-
-
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_schema", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +93,7 @@ def _hand_built_report() -> Report:
 
 
 def test_schema_file__matches_the_pydantic_model() -> None:
-    expected = _load_script().render_schema()
+    expected = load_script("gen_schema").render_schema()
     assert SCHEMA_FILE.read_text(encoding="utf-8") == expected, (
         "schema/report.schema.json is stale: run python scripts/gen_schema.py"
     )

@@ -6,7 +6,6 @@ import json
 import math
 import re
 import typing
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +16,8 @@ from leaderboard.bootstrap import BLOCK, t_scale
 from leaderboard.records import EvalRun
 from leaderboard.report import ReportSettings
 from leaderboard.stats import METHOD
+from tests.unit.docs_support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "statistics.md"
 
 

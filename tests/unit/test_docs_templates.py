@@ -12,8 +12,8 @@ from leaderboard import build_report
 from leaderboard.render import render_comment
 from leaderboard.view import ComparisonView, RowView, TieView, View
 from tests.conftest import make_runs
+from tests.unit.docs_support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "templates.md"
 
 
