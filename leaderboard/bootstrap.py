@@ -37,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from leaderboard.design import FloatArray, IntArray
 from leaderboard.quantiles import norm_ppf, t_ppf
@@ -116,26 +117,16 @@ def stratified_replicates(
         use = (w_h != 0) & (scale_h[column] > 0)
         if not use.any():
             continue
-        cols = np.unique(column[use])  # columns this stratum feeds
-        local = np.searchsorted(cols, column[use])
-        den_h = den[s:e][:, cols]
-        if (den_h == den_h[:, :1]).all():  # complete data: one denominator for all
-            den_u, den_inv = den_h[:, :1], np.zeros(cols.size, dtype=np.intp)
-        else:
-            den_u, den_inv = np.unique(den_h, axis=1, return_inverse=True)
         plans.append(
-            (
+            _plan(
                 h,
-                s,
-                e,
-                np.ascontiguousarray(num[s:e][:, cols]),
-                np.ascontiguousarray(den_u),
-                den_inv.reshape(-1),
-                est_h[cols],
-                scale_h[cols],
-                np.flatnonzero(use),
-                local,
-                w_h[use],
+                num=num[s:e],
+                den=den[s:e],
+                est=est_h,
+                scale=scale_h,
+                column=column,
+                use=use,
+                w_h=w_h,
             )
         )
     # Stored estimate-major, (L, B): each estimate's replicates are contiguous, which
@@ -146,18 +137,81 @@ def stratified_replicates(
     for block in range(-(-resamples // BLOCK)):
         r0 = block * BLOCK
         rows = min(BLOCK, resamples - r0)
-        out = reps[r0 : r0 + rows]
-        for h, s, e, num_h, den_h, inv, est_h, scale_h, outs, local, w_h in plans:
-            seq = np.random.SeedSequence(seed, spawn_key=(block, h))
-            counts = _counts(np.random.default_rng(seq), rows, e - s)
-            rep_num = counts @ num_h
-            rep_den = (counts @ den_h)[:, inv]
-            ratio = np.divide(
-                rep_num, rep_den, out=np.tile(est_h, (rows, 1)), where=rep_den > 0
-            )
-            dev = (ratio - est_h) * scale_h
-            out[:, outs] += dev[:, local] * w_h
+        acc = np.zeros((rows, n_out))
+        for p in plans:
+            seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
+            counts = _counts(np.random.default_rng(seq), rows, p.num.shape[0])
+            rep_den = counts @ p.den
+            if p.den_inv is not None:
+                rep_den = rep_den[:, p.den_inv]
+            if p.den_always_positive:
+                ratio = counts @ p.num
+                ratio /= rep_den
+            else:
+                ratio = np.divide(
+                    counts @ p.num,
+                    rep_den,
+                    out=np.tile(p.est, (rows, 1)),
+                    where=rep_den > 0,
+                )
+            ratio -= p.est
+            if p.outs is None:  # the stratum feeds every estimate, in column order
+                ratio *= p.coef
+                acc += ratio
+            else:
+                acc[:, p.outs] += ratio[:, p.local] * p.coef
+        store[:, r0 : r0 + rows] += acc.T
     return Replicates(estimate=estimate, replicates=reps, df=df)
+
+
+@dataclass(frozen=True)
+class _StratumPlan:
+    """What one stratum contributes, precomputed once for every block."""
+
+    stratum: int
+    num: FloatArray  # (n_h, K_h) numerators of the columns this stratum feeds
+    den: FloatArray  # (n_h, D) distinct denominators
+    den_inv: IntArray | None  # column -> denominator; None: one per column, or shared
+    den_always_positive: bool  # every unit has data: no resampled denominator is 0
+    est: FloatArray  # (K_h,) stratum estimates of those columns
+    outs: IntArray | None  # estimates fed; None: all of them, in column order
+    local: IntArray  # estimate -> column of this stratum
+    coef: FloatArray  # rescaling factor times the estimate's stratum weight
+
+
+def _plan(
+    h: int,
+    *,
+    num: FloatArray,
+    den: FloatArray,
+    est: FloatArray,
+    scale: FloatArray,
+    column: IntArray,
+    use: npt.NDArray[np.bool_],
+    w_h: FloatArray,
+) -> _StratumPlan:
+    cols = np.unique(column[use])  # columns this stratum feeds
+    local = np.searchsorted(cols, column[use])
+    den_h = den[:, cols]
+    den_inv: IntArray | None
+    if (den_h == den_h[:, :1]).all():  # complete data: one denominator for all
+        den_u, den_inv = den_h[:, :1], None
+    else:
+        den_u, inv = np.unique(den_h, axis=1, return_inverse=True)
+        den_inv = inv.reshape(-1).astype(np.intp)
+    outs = np.flatnonzero(use)
+    identity = outs.size == column.size and np.array_equal(local, np.arange(outs.size))
+    return _StratumPlan(
+        stratum=h,
+        num=np.ascontiguousarray(num[:, cols]),
+        den=np.ascontiguousarray(den_u),
+        den_inv=den_inv,
+        den_always_positive=bool((den_u > 0).all()),
+        est=est[cols],
+        outs=None if identity else outs,
+        local=local,
+        coef=scale[cols][local] * w_h[use],
+    )
 
 
 def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:

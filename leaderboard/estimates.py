@@ -29,6 +29,8 @@ class EstimatePlan:
         self._out_col: list[int] = []
         self._out_weight: list[FloatArray] = []
         self._by_key: dict[EstimateKey, int] = {}
+        self._by_weights: dict[tuple[int, str | None], int] = {}
+        self._complete: BoolArray = np.asarray(design.present.all(axis=0))
         self.result: Replicates | None = None
         d = design
         self._item_category = np.array(d.task_category, dtype=object)[d.item_task]
@@ -48,7 +50,10 @@ class EstimatePlan:
 
     def _column(self, model: int, partner: int | None, category: str | None) -> int:
         d = self.design
-        if partner is not None and not (d.present[:, model] & ~d.present[:, partner]).any():
+        if partner is not None and (
+            self._complete[partner]
+            or not (d.present[:, model] & ~d.present[:, partner]).any()
+        ):
             partner = None  # the partner has every item this model has: no restriction
         if d.item_level or len(d.categories) == 1:
             category = None  # item-level: categories select strata, not units
@@ -69,6 +74,10 @@ class EstimatePlan:
             return self._by_key[key]
         d = self.design
         col = self._column(model, partner, category)
+        wkey = (col, category if d.item_level else None)
+        if wkey in self._by_weights:
+            self._by_key[key] = self._by_weights[wkey]
+            return self._by_key[key]
         den = self._dens[col]
         stratum_den = np.bincount(
             d.unit_stratum, weights=den, minlength=d.starts.shape[0] - 1
@@ -83,7 +92,7 @@ class EstimatePlan:
             self._out_index[okey] = len(self._out_col)
             self._out_col.append(col)
             self._out_weight.append(w)
-        self._by_key[key] = self._out_index[okey]
+        self._by_key[key] = self._by_weights[wkey] = self._out_index[okey]
         return self._by_key[key]
 
     def units(self, index: int) -> int:
