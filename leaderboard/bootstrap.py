@@ -141,6 +141,14 @@ def stratified_replicates(
         for p in plans:
             seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
             counts = _counts(np.random.default_rng(seq), rows, p.num.shape[0])
+            if p.linear is not None and p.offset is not None:  # deviation is linear
+                lin = counts @ p.linear
+                lin -= p.offset
+                if p.outs is None:
+                    acc += lin
+                else:
+                    acc[:, p.outs] += lin
+                continue
             rep_den = counts @ p.den
             if p.den_inv is not None:
                 rep_den = rep_den[:, p.den_inv]
@@ -177,6 +185,10 @@ class _StratumPlan:
     outs: IntArray | None  # estimates fed; None: all of them, in column order
     local: IntArray  # estimate -> column of this stratum
     coef: FloatArray  # rescaling factor times the estimate's stratum weight
+    # Every unit has the same denominator d: the replicate ratio is counts @ num / (n d),
+    # so the weighted, rescaled deviation is counts @ linear - offset (one product).
+    linear: FloatArray | None
+    offset: FloatArray | None
 
 
 def _plan(
@@ -201,6 +213,12 @@ def _plan(
         den_inv = inv.reshape(-1).astype(np.intp)
     outs = np.flatnonzero(use)
     identity = outs.size == column.size and np.array_equal(local, np.arange(outs.size))
+    coef = scale[cols][local] * w_h[use]
+    d0 = float(den_u[0, 0])
+    linear = offset = None
+    if den_inv is None and d0 > 0 and (den_u == d0).all():
+        linear = np.ascontiguousarray(num[:, cols][:, local] * (coef / (den.shape[0] * d0)))
+        offset = est[cols][local] * coef
     return _StratumPlan(
         stratum=h,
         num=np.ascontiguousarray(num[:, cols]),
@@ -210,7 +228,9 @@ def _plan(
         est=est[cols],
         outs=None if identity else outs,
         local=local,
-        coef=scale[cols][local] * w_h[use],
+        coef=coef,
+        linear=linear,
+        offset=offset,
     )
 
 
