@@ -260,6 +260,7 @@ def percentile_intervals(
     alpha: float,
     *,
     bounds: tuple[float, float] = (-np.inf, np.inf),
+    overwrite: bool = False,
 ) -> tuple[FloatArray, FloatArray]:
     """t-scaled percentile intervals of each column of ``replicates``.
 
@@ -268,9 +269,11 @@ def percentile_intervals(
     ``c = t_{1-alpha/2, df} / z_{1-alpha/2}`` per column. A column with ``df < 1`` has no
     sampling variance and a zero-width interval. The interval is widened, if need be,
     to contain the estimate (round-off at zero width) and clipped to ``bounds``, the
-    range the parameter can take (scaled replicates may leave it).
+    range the parameter can take (scaled replicates may leave it). With ``overwrite``
+    the replicates are partially sorted in place (for temporaries).
     """
-    q = np.quantile(replicates, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
+    levels = [alpha / 2.0, 1.0 - alpha / 2.0]
+    q = np.quantile(replicates, levels, axis=0, overwrite_input=overwrite)
     scale = np.array([t_scale(alpha, float(v)) if v >= 1 else 0.0 for v in df])
     lo = estimate + scale * (q[0] - estimate)
     hi = estimate + scale * (q[1] - estimate)

@@ -88,8 +88,10 @@ def read_gate(
     diff = est[kc] - est[kb]
     diff_reps = reps[:, kc] - reps[:, kb]
     diff_df = np.minimum(df[kc], df[kb])
-    lo, hi = percentile_intervals(diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0))
     se = replicate_sd(diff_reps)
+    lo, hi = percentile_intervals(
+        diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0), overwrite=True
+    )
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
     comparisons = []
     for j, p in enumerate(planned):

@@ -331,6 +331,7 @@ def _pairwise(
             diff_df[sl],
             alpha,
             bounds=(-1.0, 1.0),
+            overwrite=True,
         )
     out = []
     for j, (a, b, ka, _) in enumerate(pairs):
