@@ -20,18 +20,34 @@ def run_sets(draw: st.DrawFn) -> list[EvalRun]:
     n_models = draw(st.integers(1, 4))
     n_tasks = draw(st.integers(1, 6))
     items = draw(st.one_of(st.none(), st.integers(1, 4)))
+    clusters = draw(st.booleans())
+    samples = draw(st.integers(1, 2))
+    weights = [draw(st.sampled_from([1.0, 0.5, 3.0])) for _ in range(n_tasks)]
     runs = []
     for m in range(n_models):
         for t in range(n_tasks):
             cat = f"c{t % 2}"
+            if m > 0 and draw(st.integers(0, 9)) == 0:
+                continue  # a model that misses a task
             if items is None:
-                if m > 0 and draw(st.integers(0, 9)) == 0:
-                    continue  # a model that misses a task
-                runs.append(EvalRun(f"m{m}", f"t{t}", draw(scores), category=cat))
-            else:
-                for i in range(items):
-                    s = float(draw(st.booleans()))
-                    runs.append(EvalRun(f"m{m}", f"t{t}", s, category=cat, item_id=i))
+                runs.append(
+                    EvalRun(f"m{m}", f"t{t}", draw(scores), category=cat, weight=weights[t])
+                )
+                continue
+            for i in range(items):
+                for k in range(samples):
+                    runs.append(
+                        EvalRun(
+                            f"m{m}",
+                            f"t{t}",
+                            float(draw(st.booleans())),
+                            category=cat,
+                            weight=weights[t],
+                            item_id=i,
+                            cluster=i % 2 if clusters else None,
+                            sample=k if samples > 1 else None,
+                        )
+                    )
     return runs
 
 
