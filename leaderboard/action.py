@@ -23,7 +23,7 @@ from typing import Any, Protocol, TextIO
 
 from leaderboard.errors import LeaderboardError, UsageError
 from leaderboard.event import Target, read_event, resolve_target
-from leaderboard.records import load_runs
+from leaderboard.records import load_runs_noting
 from leaderboard.render import (
     CommentContext,
     render_comment,
@@ -193,8 +193,8 @@ def compute_report(settings: Settings) -> Report:
     LeaderboardError
         Bad input (`InputError`) or settings the data contradicts (`UsageError`).
     """
-    runs = load_runs(settings.results, format=settings.format)
-    return build_report(
+    runs, notes = load_runs_noting(settings.results, format=settings.format)
+    report = build_report(
         runs,
         baseline=settings.baseline,
         candidates=list(settings.candidates) or None,
@@ -204,6 +204,7 @@ def compute_report(settings: Settings) -> Report:
         margin=settings.margin,
         gate_categories=settings.gate_categories,
     )
+    return report.model_copy(update={"warnings": [*notes, *report.warnings]})
 
 
 def _context(settings: Settings, target: Target) -> CommentContext:
@@ -310,6 +311,8 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
         )
     if len(report.leaderboard) > LOG_ROWS:
         log.info(f"  ... {len(report.leaderboard) - LOG_ROWS} more in the job summary")
+    for note in report.warnings:
+        log.warning(note, title="leaderboard: data")
     gate = report.gate
     if gate.baseline is None:
         log.info("gate: none (no baseline)")

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.escape import log_text
 from leaderboard.record_sources import FORMATS
-from leaderboard.records import EvalRun, load_runs
+from leaderboard.records import EvalRun, load_runs_noting
 
 PROG = "leaderboard"
 MAX_RESAMPLES = 1_000_000
@@ -211,14 +212,16 @@ def _check_target(option: str, value: str | None) -> Path | None:
 def _report(args: argparse.Namespace) -> int:
     confidence = _float("--confidence", args.confidence, low=0.0, high=1.0, open_low=True)
     margin = _float("--margin", args.margin, low=0.0, high=1.0, open_low=False)
-    resamples = _int("--resamples", args.resamples, low=1, high=MAX_RESAMPLES)
+    resamples = _int("--resamples", args.resamples, low=100, high=MAX_RESAMPLES)
     seed = _int("--seed", args.seed, low=0, high=2**63 - 1)
     json_path = _check_target("--json", args.json)
     markdown_path = _check_target("--markdown", args.markdown)
     candidates = list(dict.fromkeys(args.candidate or []))
 
-    runs = load_runs(args.files, format=args.format)
+    runs, notes = load_runs_noting(args.files, format=args.format)
     _check_models(runs, args.baseline, candidates)
+    for note in notes:
+        _warn(note)
 
     from leaderboard.render import CommentContext, render_comment  # noqa: PLC0415
     from leaderboard.stats import build_report  # noqa: PLC0415
@@ -233,6 +236,8 @@ def _report(args: argparse.Namespace) -> int:
         margin=margin,
         gate_categories=args.gate_categories,
     )
+    if notes:
+        report = report.model_copy(update={"warnings": [*notes, *report.warnings]})
     markdown = render_comment(report, CommentContext())
     if json_path is not None:
         write_atomic(json_path, report.model_dump_json(indent=2) + "\n", "--json")
@@ -253,6 +258,10 @@ def _print(text: str) -> None:
     except BrokenPipeError:  # `leaderboard report ... | head`: the status still counts
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"{PROG}: warning: {log_text(message)}\n")
 
 
 def _fail(message: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import attrgetter
@@ -193,3 +194,28 @@ def canonical_sort(runs: list[EvalRun]) -> None:
     runs.sort(key=_item_key)
     runs.sort(key=attrgetter("task_id"))
     runs.sort(key=attrgetter("model_id"))
+
+
+def load_runs_noting(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    format: str = "auto",
+) -> tuple[list[EvalRun], list[str]]:
+    """`load_runs`, with what the framework readers changed returned as sentences.
+
+    The readers report a rescaled or left-out metric as a `FormatWarning`; the command
+    line and the action show these as one clean line each and put them in the report's
+    ``warnings`` instead of letting Python print a warning with a source line.
+    """
+    from leaderboard.formats import FormatWarning  # noqa: PLC0415
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FormatWarning)
+        runs = load_runs(paths, format=format)
+    notes: list[str] = []
+    for item in caught:
+        if issubclass(item.category, FormatWarning):
+            notes.append(str(item.message))
+        else:  # not ours to reword: let the caller's filters decide
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    return runs, list(dict.fromkeys(notes))

@@ -5,7 +5,8 @@ model outputs (Apache License 2.0). We keep a few 7-9B models (and one larger co
 model that did not answer every question) and 50 questions per category, chosen by a
 fixed hash of the question id so the sample is stable and not the first rows.
 
-    python scripts/make_sample.py ../shared/data/mmlu-pro-5shot.csv.gz examples/mmlu-pro-sample.csv.gz
+    python scripts/make_sample.py \
+        ../shared/data/mmlu-pro-5shot.csv.gz examples/mmlu-pro-sample.csv.gz
 """
 
 from __future__ import annotations

@@ -142,3 +142,32 @@ def test_report__closed_stdout_keeps_the_exit_status(tmp_path: Path) -> None:
     assert proc.wait(timeout=300) == 1
     assert proc.stderr.read() == b""
     proc.stderr.close()
+
+
+def test_cli__framework_reader_notes_become_clean_warnings_and_report_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An lm-eval generation task has lower-is-better and corpus-level metrics the
+    reader leaves out: the command line says so in one clean line each (no Python
+    warning with a source line) and the JSON report keeps the same sentences."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "lm_eval"
+    report_path = tmp_path / "report.json"
+    status = main(
+        [
+            "report",
+            *map(str, sorted(fixtures.glob("dummy-*/samples_*.jsonl"))),
+            "--resamples",
+            "200",
+            "--json",
+            str(report_path),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert status == 0
+    lines = err.splitlines()
+    assert lines, "expected warnings on stderr"
+    assert all(line.startswith("leaderboard: warning: ") for line in lines)
+    assert any("lower-is-better" in line for line in lines)
+    assert "Warning:" not in err  # not Python's own warning format
+    saved = json.loads(report_path.read_text())
+    assert any("lower-is-better" in w for w in saved["warnings"])
