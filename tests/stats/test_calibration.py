@@ -133,3 +133,31 @@ def test_false_alarms__clustered_items(
     )
     assert p <= 0.04
     assert naive >= 0.12  # resampling items as if independent: far above nominal 2.5%
+
+
+UNEQUAL_SIZES = (40, 12, 8, 5, 3, 3, 2, 2, 1, 1)  # one big source, a tail of small ones
+
+
+@pytest.mark.parametrize("n_clusters", [10, 20])
+def test_false_alarms__clusters_of_very_unequal_size(
+    n_clusters: int, record_property: Callable[[str, object], None]
+) -> None:
+    """Real suites look like this (MMLU-Pro: one large source per category and a tail
+    of small ones). Cluster-robust standard errors are known to run small here (one
+    cluster holds half the items); the resampled ratio the engine uses keeps the gate
+    honest. Measured when this test was written: a linearised ratio (CR1-like) gave
+    9.4% and 8.1% false alarms, the resampled ratio 2.4% and 3.9%."""
+    sizes = np.array(UNEQUAL_SIZES * (n_clusters // len(UNEQUAL_SIZES)))
+    cluster = np.repeat(np.arange(sizes.size), sizes)
+
+    def sim(rng: np.random.Generator) -> bool:
+        shared = rng.normal(0.0, 1.0, sizes.size)[cluster]
+        per_model = rng.normal(0.0, 1.0, (2, sizes.size))[:, cluster]
+        p = 1.0 / (1.0 + np.exp(-(0.3 + shared + per_model)))
+        scores = (rng.random(p.shape) < p).astype(float)
+        runs = item_level_runs(scores, ("base", "cand"), cluster)
+        return false_alarm(runs, int(rng.integers(2**31)))
+
+    p, se = rate(sim, 1500, SEED)
+    _report(record_property, f"false alarms {n_clusters} unequal clusters", p, se)
+    assert p <= 0.04
