@@ -301,10 +301,15 @@ def _layout(
     mcols = np.fromiter(map(m_index.__getitem__, cols.model), np.intp, n)
     vals = np.fromiter(cols.score, np.float64, n)
     flat = rows * shape[1] + mcols
-    total = np.bincount(flat, weights=vals, minlength=shape[0] * shape[1]).reshape(shape)
     count = np.bincount(flat, minlength=shape[0] * shape[1]).reshape(shape)
     if cols.sample.count(None) == n and count.max() > 1:
         _diagnose(runs)  # a duplicate (model, task, item)
+    if count.max() > 1:
+        # Repeated samples: floating-point sums depend on the order of their terms, so
+        # each cell's samples are summed in a canonical (sorted) order, not record order.
+        canon = np.lexsort((vals, flat))
+        flat, vals = flat[canon], vals[canon]
+    total = np.bincount(flat, weights=vals, minlength=shape[0] * shape[1]).reshape(shape)
     present = count > 0
     scores = np.divide(total, count, out=np.zeros(shape), where=present)
     samples_max = max(1, int(count.max()))
