@@ -164,7 +164,9 @@ def _renderer(template: pathlib.Path | None) -> Callable[[View], str]:
     def render(view: View) -> str:
         try:
             return tmpl.render(view=view)
-        except jinja2.TemplateError as exc:
+        except Exception as exc:
+            # Any failure of the user's template (1 // 0, a filter given a string,
+            # runaway recursion) is bad configuration, status 2, never a crash.
             line = _template_line(exc, name)
             where = f", line {line}" if line is not None else ""
             raise UsageError(
