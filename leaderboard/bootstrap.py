@@ -35,6 +35,7 @@ Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -261,13 +262,17 @@ def percentile_intervals(
     *,
     bounds: tuple[float, float] = (-np.inf, np.inf),
     overwrite: bool = False,
+    undetermined: Literal["zero-width", "bounds"] = "zero-width",
 ) -> tuple[FloatArray, FloatArray]:
     """t-scaled percentile intervals of each column of ``replicates``.
 
     ``lo = est + c * (q_{alpha/2} - est)`` and ``hi = est + c * (q_{1-alpha/2} - est)``
     with the percentiles ``q`` of the (rescaled) replicates and
     ``c = t_{1-alpha/2, df} / z_{1-alpha/2}`` per column. A column with ``df < 1`` has no
-    sampling variance and a zero-width interval. The interval is widened, if need be,
+    sampling variance to estimate: its interval is zero-width, or with
+    ``undetermined="bounds"`` the whole of ``bounds`` (the t-interval at zero degrees of
+    freedom, clipped), which is what a difference needs so that it is never declared
+    significant without any variance estimate. The interval is widened, if need be,
     to contain the estimate (round-off at zero width) and clipped to ``bounds``, the
     range the parameter can take (scaled replicates may leave it). With ``overwrite``
     the replicates are partially sorted in place (for temporaries).
@@ -279,6 +284,10 @@ def percentile_intervals(
     hi = estimate + scale * (q[1] - estimate)
     lo = np.clip(np.minimum(lo, estimate), *bounds)
     hi = np.clip(np.maximum(hi, estimate), *bounds)
+    if undetermined == "bounds":
+        none = np.asarray(df) < 1
+        lo = np.where(none, bounds[0], lo)
+        hi = np.where(none, bounds[1], hi)
     return lo, hi
 
 

@@ -14,6 +14,11 @@ t in place of the normal at the comparison's degrees of freedom::
     mdr = margin + (t_{1 - alpha_m/2, df} + t_{0.80, df}) * SE_diff
 
 where ``SE_diff`` is the (rescaled) bootstrap standard deviation of the difference.
+
+A comparison without degrees of freedom (one shared task of task-level data, or one
+unit in every shared stratum, e.g. a category holding a single task) carries no
+estimate of its variance: its interval is the whole range [-1, 1], it never regresses,
+and its detectable regression is ``margin + 1``, beyond any drop of scores in [0, 1].
 """
 
 from __future__ import annotations
@@ -90,15 +95,22 @@ def read_gate(
     diff_df = np.minimum(df[kc], df[kb])
     se = replicate_sd(diff_reps)
     lo, hi = percentile_intervals(
-        diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0), overwrite=True
+        diff,
+        diff_reps,
+        diff_df,
+        alpha,
+        bounds=(-1.0, 1.0),
+        overwrite=True,
+        undetermined="bounds",
     )
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
     comparisons = []
     for j, p in enumerate(planned):
-        mdr = margin
+        mdr = margin + 1.0  # no degrees of freedom: no drop is detectable
         if diff_df[j] >= 1:
             dfj = float(diff_df[j])
-            mdr += (t_ppf(1.0 - alpha / 2.0, dfj) + t_ppf(POWER, dfj)) * float(se[j])
+            t_sum = t_ppf(1.0 - alpha / 2.0, dfj) + t_ppf(POWER, dfj)
+            mdr = margin + t_sum * float(se[j])
         shared = d.present[:, p.candidate] & d.present[:, p.baseline]
         if p.category is not None:
             shared &= item_cat == p.category

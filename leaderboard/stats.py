@@ -124,7 +124,8 @@ def _warnings(d: Design) -> list[str]:
         )
     if not d.item_level and len(d.tasks) < 2:
         out.append(
-            "a single task: no sampling variance can be estimated (zero-width intervals)"
+            "a single task: no sampling variance can be estimated (zero-width intervals; "
+            "no pair can be told apart and the gate cannot trip)"
         )
     return out
 
@@ -332,6 +333,7 @@ def _pairwise(
             alpha,
             bounds=(-1.0, 1.0),
             overwrite=True,
+            undetermined="bounds",
         )
     out = []
     for j, (a, b, ka, _) in enumerate(pairs):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from leaderboard import EvalRun, build_report
 
@@ -25,3 +26,47 @@ def test_repeated_samples__record_order_changes_no_bit() -> None:
         shuffled = list(runs)
         random.Random(k).shuffle(shuffled)
         assert build_report(shuffled, resamples=100).model_dump(mode="json") == first
+
+
+def test_one_shared_task__no_significance_and_no_regression() -> None:
+    # One task: no variance can be estimated, so a difference is not evidence; the
+    # zero-width interval used to call it significant and trip the gate (exit 1).
+    runs = [EvalRun("cand", "t", 0.4), EvalRun("base", "t", 0.5)]
+    report = build_report(runs, baseline="base", resamples=100)
+    (pair,) = report.pairwise
+    assert (pair.ci_lo, pair.ci_hi) == (-1.0, 1.0)
+    assert not pair.significant
+    (comp,) = report.gate.comparisons
+    assert comp.diff_mean == pytest.approx(-0.1)
+    assert (comp.ci_lo, comp.ci_hi) == (-1.0, 1.0)
+    assert not comp.regressed
+    assert not report.gate.regressed
+    assert comp.min_detectable_regression >= 1.0  # no drop is detectable
+
+
+def test_gate_categories_of_one_task__no_category_trips_the_gate() -> None:
+    rng = np.random.default_rng(3)
+    runs = [
+        EvalRun(m, f"t{i}", float(rng.random()), category=f"c{i}")
+        for m in ("a", "b")
+        for i in range(4)
+    ]
+    report = build_report(runs, baseline="a", gate_categories=True, resamples=300)
+    cats = [c for c in report.gate.comparisons if c.scope.startswith("category:")]
+    assert len(cats) == 4
+    assert min(c.diff_mean for c in cats) < 0  # a drop that a zero-width interval flags
+    for c in cats:
+        assert (c.ci_lo, c.ci_hi) == (-1.0, 1.0)
+        assert not c.regressed
+    assert report.gate.regressed == any(c.regressed for c in report.gate.comparisons)
+
+
+def test_category_with_several_tasks__interval_still_estimated() -> None:
+    runs = [
+        EvalRun(m, f"t{i}", s, category="x")
+        for m, scores in (("a", [0.1, 0.2, 0.3, 0.2]), ("b", [0.9, 0.8, 0.9, 1.0]))
+        for i, s in enumerate(scores)
+    ]
+    (pair,) = build_report(runs, resamples=500).pairwise
+    assert pair.significant
+    assert -1.0 < pair.ci_lo < pair.ci_hi < 1.0
