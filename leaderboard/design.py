@@ -265,6 +265,11 @@ def _layout(
     m_index = {m: j for j, m in enumerate(models)}
     t_index = {t: j for j, t in enumerate(tasks)}
     tw = np.array([task_weight[t] for t in tasks])
+    # Only ratios of weights matter. Scale them by a power of two (exact: ordinary
+    # weights give bit-identical numbers) so that the largest is below 1 and sums of
+    # huge weights (up to 1.8e308 each) cannot overflow; a weight that underflows
+    # relative to the largest keeps the smallest normal value, so its task stays present.
+    tw = np.maximum(np.ldexp(tw, -int(np.frexp(tw.max())[1])), np.finfo(np.float64).tiny)
     clustered = item_level and any(c is not None for c in item_cluster.values())
     if item_level:
         items = sorted(item_cluster, key=lambda k: (t_index[k[0]], _key(k[1])))

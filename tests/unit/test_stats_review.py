@@ -70,3 +70,35 @@ def test_category_with_several_tasks__interval_still_estimated() -> None:
     (pair,) = build_report(runs, resamples=500).pairwise
     assert pair.significant
     assert -1.0 < pair.ci_lo < pair.ci_hi < 1.0
+
+
+@pytest.mark.parametrize("item_level", [False, True])
+def test_huge_task_weights__finite_and_exact_ratios(item_level: bool) -> None:
+    # Weights are any finite number > 0; sums of weights near 1.8e308 overflowed to inf
+    # and turned means and intervals into NaN.
+    weights = [1e308, 1e308, 5e307, 1e-300]
+    rng = np.random.default_rng(5)
+    scores = rng.random((2, 4, 3))
+    runs = [
+        EvalRun(
+            m,
+            f"t{t}",
+            float(scores[k, t, i]),
+            weight=weights[t],
+            item_id=i if item_level else None,
+        )
+        for k, m in enumerate(("a", "b"))
+        for t in range(4)
+        for i in range(3 if item_level else 1)
+    ]
+    report = build_report(runs, resamples=200)
+    rel = np.array([1.0, 1.0, 0.5, 0.0])  # the weights' ratios
+    for row in report.leaderboard:
+        task_means = scores[("a", "b").index(row.model_id), :, : 3 if item_level else 1]
+        expected = float((rel * task_means.mean(axis=1)).sum() / rel.sum())
+        assert row.mean_score == pytest.approx(expected, rel=1e-12)
+        assert np.isfinite([row.mean_ci_lo, row.mean_ci_hi]).all()
+        assert 0.0 <= row.mean_ci_lo <= row.mean_score <= row.mean_ci_hi <= 1.0
+        assert row.units == (12 if item_level else 4)  # the tiny-weight task counts
+    for pair in report.pairwise:
+        assert np.isfinite([pair.ci_lo, pair.ci_hi]).all()
