@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import requests
-from github import Auth, Github, GithubException
+from github import Auth, BadAttributeException, Github, GithubException
 from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
@@ -53,6 +53,9 @@ log = logging.getLogger(__name__)
 DEFAULT_BOT_LOGIN = "github-actions[bot]"
 _ROUNDS = 4
 T = TypeVar("T")
+# What PyGithub raises when an answer is not the JSON it expects (an HTML page from a
+# proxy, a truncated body, a field of the wrong type): the answer cannot be read.
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, BadAttributeException)
 
 
 class CommentError(Exception):
@@ -192,6 +195,15 @@ class GitHubCommenter:
                 return run.upsert(text, stamp)
         except Failure as failure:
             raise CommentError(self._scrub(f"{where}: {_explain(failure)}")) from None
+        except (GithubException, requests.RequestException, OSError, *_UNREADABLE) as exc:
+            # A lazy attribute read outside `_call` (PyGithub completes objects on
+            # demand): still only a comment that could not be posted, never a crash
+            # that would hide the gate's exit status.
+            raise CommentError(
+                self._scrub(
+                    f"{where}: unexpected answer from GitHub ({type(exc).__name__})"
+                )
+            ) from None
 
     def _identity(self, gh: Github) -> str:
         if self._login is None:
@@ -219,6 +231,9 @@ class GitHubCommenter:
             except (requests.RequestException, OSError) as exc:
                 reason = f"connection failed ({type(exc).__name__})"
                 raise Failure(what, 0, reason, transient=True) from None
+            except _UNREADABLE as exc:
+                reason = f"an answer that could not be read ({type(exc).__name__})"
+                raise Failure(what, 0, reason, transient=False) from None
 
         return self.retrier.call(attempt, retry=retry)
 
@@ -296,10 +311,14 @@ class _Run:
         return sha
 
     def create(self, text: str) -> IssueComment | None:
+        def post() -> IssueComment:
+            made = self.issue.create_comment(text)
+            if not isinstance(made.html_url, str) or not isinstance(made.id, int):
+                raise TypeError("the answer to the POST is not a comment")
+            return made
+
         try:
-            created = self.owner._call(
-                "create the comment", lambda: self.issue.create_comment(text), retry=False
-            )
+            created = self.owner._call("create the comment", post, retry=False)
         except Failure as failure:
             if not failure.transient:
                 raise
