@@ -299,10 +299,18 @@ def replicate_sd(replicates: FloatArray) -> FloatArray:
     return sd
 
 
-def competition_ranks(values: FloatArray) -> IntArray:
-    """Rank 1 = largest, per row; ties share the best rank (1 + number strictly larger)."""
-    ranks = np.empty(values.shape, dtype=np.intp)
+def rank_range(values: FloatArray) -> tuple[IntArray, IntArray]:
+    """Best and worst rank of each value, per row (rank 1 = largest).
+
+    The best rank is 1 + the number of values strictly larger, the worst the number of
+    values larger or equal (itself included): tied values can take any rank in between.
+    Without ties both are the ordinary rank.
+    """
+    best = np.empty(values.shape, dtype=np.intp)
+    worst = np.empty(values.shape, dtype=np.intp)
     for r0 in range(0, values.shape[0], BLOCK):
         v = values[r0 : r0 + BLOCK]
-        ranks[r0 : r0 + BLOCK] = 1 + (v[:, :, None] < v[:, None, :]).sum(axis=2)
-    return ranks
+        above = v[:, :, None] < v[:, None, :]
+        best[r0 : r0 + BLOCK] = 1 + above.sum(axis=2)
+        worst[r0 : r0 + BLOCK] = v.shape[1] - (v[:, :, None] > v[:, None, :]).sum(axis=2)
+    return best, worst

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from leaderboard.bootstrap import (
-    competition_ranks,
     percentile_intervals,
+    rank_range,
     stratified_replicates,
 )
 from leaderboard.design import Design, FloatArray, build_design
@@ -286,12 +286,15 @@ def build_report(
 def _rank_intervals(
     reps: FloatArray, alpha: float, order: list[int]
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    ranks = competition_ranks(reps)
-    lo = np.quantile(ranks, alpha / 2.0, axis=0, method="lower").astype(np.intp)
-    hi = np.quantile(ranks, 1.0 - alpha / 2.0, axis=0, method="higher").astype(np.intp)
+    # A tie in a replicate lets each tied model take any of the tied ranks: the best
+    # ranks give the lower end, the worst ranks the upper end (identical models get the
+    # same interval, whatever their names).
+    best, worst = rank_range(reps)
+    lo = np.quantile(best, alpha / 2.0, axis=0, method="lower").astype(np.intp)
+    hi = np.quantile(worst, 1.0 - alpha / 2.0, axis=0, method="higher").astype(np.intp)
     point = np.empty(len(order), dtype=np.intp)
     point[order] = np.arange(1, len(order) + 1)
-    # The observed rank is always a plausible rank: tied replicates share the best rank.
+    # The observed rank is always a plausible rank.
     return np.minimum(lo, point), np.maximum(hi, point)
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from leaderboard import EvalRun, build_report
+from leaderboard.bootstrap import rank_range
 
 
 def test_repeated_samples__record_order_changes_no_bit() -> None:
@@ -102,3 +103,25 @@ def test_huge_task_weights__finite_and_exact_ratios(item_level: bool) -> None:
         assert row.units == (12 if item_level else 4)  # the tiny-weight task counts
     for pair in report.pairwise:
         assert np.isfinite([pair.ci_lo, pair.ci_hi]).all()
+
+
+def test_identical_models__same_rank_interval_whatever_their_names() -> None:
+    # A candidate that changes nothing scores exactly like the baseline; tied replicates
+    # used to give every tied model its best rank, so "a" showed rank 1 [1, 1] and "c"
+    # rank 3 [1, 3] for the same data.
+    rng = np.random.default_rng(6)
+    scores = rng.random(8)
+    runs = [EvalRun(m, f"t{i}", float(s)) for m in "abc" for i, s in enumerate(scores)]
+    runs += [EvalRun("low", f"t{i}", float(s) * 0.1) for i, s in enumerate(scores)]
+    rows = build_report(runs, resamples=200).leaderboard
+    tied = [(r.rank_lo, r.rank_hi) for r in rows if r.model_id != "low"]
+    assert tied == [(1, 3)] * 3
+    (low,) = (r for r in rows if r.model_id == "low")
+    assert (low.rank_lo, low.rank, low.rank_hi) == (4, 4, 4)
+
+
+def test_rank_range__ties_span_the_tied_ranks() -> None:
+    values = np.array([[0.5, 0.9, 0.5, 0.1], [0.3, 0.2, 0.1, 0.0]])
+    best, worst = rank_range(values)
+    assert best.tolist() == [[2, 1, 2, 4], [1, 2, 3, 4]]
+    assert worst.tolist() == [[3, 1, 3, 4], [1, 2, 3, 4]]
