@@ -60,6 +60,7 @@ class Commenter(Protocol):
         body: str,
         head_sha: str | None,
         run_id: int | None,
+        require_head: bool = False,
     ) -> str: ...
 
 
@@ -278,6 +279,8 @@ def _post(
         return None
     from leaderboard.github import CommentError  # noqa: PLC0415 - keeps PyGithub lazy
 
+    # Passed only when needed, so that commenters written before it keep working.
+    check = {"require_head": True} if target.unconfirmed else {}
     try:
         url = commenter.upsert(
             pr_number=target.pr_number,
@@ -285,6 +288,7 @@ def _post(
             body=body,
             head_sha=target.head_sha,
             run_id=target.run_id,
+            **check,
         )
     except CommentError as exc:
         log.warning(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,10 @@ class Target:
     pr_number: int | None
     head_sha: str | None
     run_id: int | None
+    # The number came from the ``pr-number`` input on a ``workflow_run`` whose event
+    # lists no pull request (always so for a fork): nothing vouches that it belongs to
+    # the run, so the comment goes out only if that pull request's head is head_sha.
+    unconfirmed: bool = field(default=False, compare=False)
 
 
 def resolve_target(settings: Settings, event: Mapping[str, Any]) -> Target:
@@ -65,6 +69,8 @@ def resolve_target(settings: Settings, event: Mapping[str, Any]) -> Target:
         if number is None and len(listed) == 1:
             number = listed[0]
         head_sha = _str(wr.get("head_sha")) or head_sha
+        unconfirmed = number is not None and number not in listed
+        return Target(number, head_sha, settings.run_id, unconfirmed=unconfirmed)
     return Target(pr_number=number, head_sha=head_sha, run_id=settings.run_id)
 
 

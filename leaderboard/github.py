@@ -139,6 +139,7 @@ class GitHubCommenter:
         body: str,
         head_sha: str | None,
         run_id: int | None,
+        require_head: bool = False,
     ) -> str:
         """Create or edit the sticky comment and return its ``html_url``.
 
@@ -155,6 +156,11 @@ class GitHubCommenter:
             past it, an existing comment is no longer overwritten.
         run_id : int or None
             ``GITHUB_RUN_ID``; among runs for one commit, the later run wins.
+        require_head : bool
+            Post only if ``pr_number`` is a pull request whose head is ``head_sha``:
+            for a number nothing vouches for (the fork-safe recipe reads it from an
+            artifact the pull request's own code wrote), so that a fork cannot have
+            its numbers posted on another pull request or issue.
 
         Returns
         -------
@@ -192,6 +198,8 @@ class GitHubCommenter:
             ) as gh:
                 run = _Run(self, gh.get_repo(self._repository), pr_number, header)
                 run.me = self._identity(gh)
+                if require_head:
+                    run.require_head(head_sha)
                 return run.upsert(text, stamp)
         except Failure as failure:
             raise CommentError(self._scrub(f"{where}: {_explain(failure)}")) from None
@@ -309,6 +317,20 @@ class _Run:
             # but no pull-requests: read (403): order runs by their run id alone.
             return None
         return sha
+
+    def require_head(self, sha: str | None) -> None:
+        """Refuse unless the pull request's head commit is ``sha``."""
+        head = self.head()
+        if sha is None or head != sha:
+            now = f"is {head[:7]}" if head else "cannot be read (not a pull request?)"
+            raise Failure(
+                "check the pull request number",
+                0,
+                f"the head of #{self.pr_number} {now}, not {(sha or '?')[:7]}, the "
+                "commit these results are for; pr-number must name the pull request "
+                "of the run that made the results",
+                transient=False,
+            )
 
     def create(self, text: str) -> IssueComment | None:
         def post() -> IssueComment:
