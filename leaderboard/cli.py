@@ -265,7 +265,9 @@ def _warn(message: str) -> None:
 
 
 def _fail(message: str) -> None:
-    line = " ".join(message.split("\n")).replace("\r", " ")
+    # log_text: the message quotes ids and file names, and a workflow step's log
+    # would run a ``##[command]`` found anywhere in the line.
+    line = log_text(" ".join(message.split("\n")).replace("\r", " "))
     sys.stderr.write(f"{PROG}: error: {line}\n")
     sys.stderr.flush()
 

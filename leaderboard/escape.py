@@ -138,7 +138,10 @@ def code_text(s: str) -> str:
     Markdown is not interpreted inside a code block; only a line that starts with a
     fence could end it, so `code_fence` picks a fence longer than any run of
     backticks in the block. Here, control, bidi and line-break characters are replaced
-    by U+FFFD so the text stays on its line and displays in order.
+    by U+FFFD so the text stays on its line and displays in order, and ``##[`` gets a
+    zero-width space inside: the command line prints this block on standard output,
+    which a workflow step's log scans for the legacy ``##[command]`` form anywhere in
+    a line.
 
     Parameters
     ----------
@@ -150,7 +153,7 @@ def code_text(s: str) -> str:
     str
         The text, on one line.
     """
-    return _UNSAFE.sub(REPLACEMENT, s)
+    return _UNSAFE.sub(REPLACEMENT, s).replace("##[", "#" + ZERO_WIDTH_SPACE + "#[")
 
 
 def code_fence(body: str, info: str = "text") -> str:
