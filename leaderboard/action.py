@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.escape import log_text
 from leaderboard.event import Target, read_event, resolve_target
 from leaderboard.records import load_runs_noting
 from leaderboard.render import (
@@ -181,9 +182,22 @@ def main(env: Mapping[str, str] | None = None) -> int:
             return report_failure(settings, commenter, target, error, log)
         return run(settings, commenter, event=event, out=out)
     except Exception:
-        traceback.print_exc()
+        _print_traceback(log)
         log.error("internal error (a bug in leaderboard-action; traceback above)")
         return EXIT_BUG
+
+
+def _print_traceback(log: Log) -> None:
+    """Print the current exception's traceback on stderr, safe for the runner log.
+
+    The runner reads stderr as log lines too, and an exception's message may quote an
+    id from the artifact or, from a library, the token: each line is redacted and
+    passed through `log_text`, so it can neither start a workflow command nor show a
+    secret.
+    """
+    for line in traceback.format_exc().splitlines():
+        sys.stderr.write(log_text(log.redact(line)) + "\n")
+    sys.stderr.flush()
 
 
 def compute_report(settings: Settings) -> Report:
