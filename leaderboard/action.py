@@ -102,8 +102,10 @@ def run(
         if settings.template is not None and not settings.template.is_file():
             raise UsageError(f"template: no such file {str(settings.template)!r}")
         report = (compute or compute_report)(settings)
-        comment = render_comment(report, context, template=settings.template)
-        summary = render_summary(report, context, template=settings.template)
+        # A template is any file the input names (even /proc/self/environ): the token
+        # never goes into a public comment or the summary, whatever it renders.
+        comment = log.redact(render_comment(report, context, template=settings.template))
+        summary = log.redact(render_summary(report, context, template=settings.template))
         report_path = _write_report(settings, report)
     except LeaderboardError as exc:
         return report_failure(settings, commenter, target, exc, log)

@@ -1,0 +1,35 @@
+"""The token never reaches the comment or the summary, whatever the template renders.
+
+Found in review: the ``template`` input may name any file, e.g. /proc/self/environ,
+which holds ``INPUT_GITHUB-TOKEN``; the sandbox keeps a template from reading files
+or the environment, but not the file the template *is*. Its text went into the
+public comment and the job summary as it was (the log alone was redacted).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from leaderboard.settings import Settings
+from tests.unit.test_action_run import CLEAN, TOKEN, FakeCommenter, go, settings, summary
+
+__all__ = ["settings"]  # the fixture, re-used
+
+
+def test_run__template_holding_the_token__redacted_in_comment_and_summary(
+    settings: Settings, tmp_path: Path
+) -> None:
+    environ = tmp_path / "environ"  # what /proc/self/environ shows the action
+    environ.write_text(
+        f"HOME=/github/home\nINPUT_GITHUB-TOKEN={TOKEN}\n{{{{ view.verdict }}}}\n"
+    )
+    commenter = FakeCommenter()
+    code, log = go(replace(settings, template=environ), commenter, CLEAN)
+    assert code == 0
+    (call,) = commenter.calls
+    assert "INPUT_GITHUB-TOKEN=***" in call["body"]
+    assert TOKEN not in call["body"]
+    assert TOKEN not in summary(settings)
+    assert "INPUT_GITHUB-TOKEN=***" in summary(settings)
+    assert TOKEN not in log
