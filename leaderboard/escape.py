@@ -33,6 +33,9 @@ _MD_LEADING = frozenset("-+=")
 # The dot of "www." and the colon of "scheme://" start a GFM bare-URL autolink.
 _AUTOLINK = re.compile(r"(?i)(?<=www)\.|:(?=//)")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])")
+# GitHub links "GH-123" to issue 123 (and marks that issue as mentioned) in rendered
+# text, like "#123": a word joiner between "GH" and "-" stops it.
+_GH_REFERENCE = re.compile(r"(?i)(?<=gh)(?=-\d)")
 # Control characters (Cc), lone surrogates (Cs), and the characters that reorder how
 # text displays ("trojan source": bidi marks, embeddings, overrides, isolates) or end a
 # line (U+2028, U+2029).
@@ -75,7 +78,8 @@ def md_text(s: str) -> str:
     """Escape untrusted text for GitHub-flavoured markdown (prose or a table cell).
 
     The result renders as exactly the characters of `s` (control, bidi and line-break
-    characters replaced by U+FFFD; a word joiner after ``@`` and ``#``), as one
+    characters replaced by U+FFFD; a word joiner after ``@``, ``#`` and the ``GH``
+    of ``GH-123``), as one
     inline run of plain text: no HTML, no link, no mention, no emphasis, no table
     cell break, no heading or list.
 
@@ -93,6 +97,7 @@ def md_text(s: str) -> str:
     text = _MD_ESCAPE.sub(r"\\\g<0>", s)
     text = text.replace("@", "@" + WORD_JOINER).replace("#", "\\#" + WORD_JOINER)
     text = _AUTOLINK.sub(r"\\\g<0>", text)
+    text = _GH_REFERENCE.sub(WORD_JOINER, text)
     if text[:1] in _MD_LEADING:
         text = "\\" + text
     # "1. x" or "1) x" at the start of a line opens an ordered list.
