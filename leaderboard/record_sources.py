@@ -20,7 +20,14 @@ from typing import Any
 
 from leaderboard.errors import InputError, UsageError
 from leaderboard.record_csv import iter_csv
-from leaderboard.record_formats import Place, kind_from_content, kind_from_name, read_head
+from leaderboard.record_formats import (
+    FieldProblem,
+    Place,
+    check_text,
+    kind_from_content,
+    kind_from_name,
+    read_head,
+)
 from leaderboard.record_json import iter_json, iter_jsonl
 from leaderboard.records import EvalRun
 
@@ -118,7 +125,8 @@ def _read_framework(fmt: str, path: Path, shown: str) -> list[EvalRun]:
             fix="convert it to JSON Lines records",
         )
     runs: list[EvalRun] = []
-    for run in read(fmt, path):
+    for number, run in enumerate(read(fmt, path), start=1):
+        _check_ids(run, shown, number)
         if isinstance(run.item_id, int) or isinstance(run.cluster, int):
             run = dataclasses.replace(  # noqa: PLW2901 - canonical string ids
                 run,
@@ -127,6 +135,25 @@ def _read_framework(fmt: str, path: Path, shown: str) -> list[EvalRun]:
             )
         runs.append(run)
     return runs
+
+
+_ID_FIELDS = ("model_id", "task_id", "category", "metric_name", "item_id", "cluster")
+
+
+def _check_ids(run: EvalRun, shown: str, number: int) -> None:
+    """The rule the records readers apply: no control character in an id.
+
+    A framework's log names models and tasks too (lm-eval's ``model_name``): a
+    newline, a lone surrogate or a line separator there would reach the report, the
+    comment and the log as from any artifact.
+    """
+    for field in _ID_FIELDS:
+        value = getattr(run, field)
+        if isinstance(value, str):
+            try:
+                check_text(field, value)
+            except FieldProblem as problem:
+                raise problem.at(shown, record=number) from None
 
 
 def _reader_for(source: Source, fmt: str) -> str:
