@@ -215,7 +215,10 @@ def load_runs_noting(
     notes: list[str] = []
     for item in caught:
         if issubclass(item.category, FormatWarning):
-            notes.append(str(item.message))
+            # A reader names the file as it is; a name that is not UTF-8 holds lone
+            # surrogates, which no JSON report, summary or log line can carry.
+            text = str(item.message)
+            notes.append(text if text.isprintable() else repr(text)[1:-1])
         else:  # not ours to reword: let the caller's filters decide
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
     return runs, list(dict.fromkeys(notes))
