@@ -20,8 +20,9 @@ Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
    ``sqrt(n_h / (n_h - 1))``, which removes the bootstrap's ``(n-1)/n`` variance bias.
    A stratum with a single unit has no sampling variance to estimate and contributes 0.
 2. t-scaling: the percentile interval's distances from the estimate are multiplied by
-   ``t_{1-alpha/2, df} / z_{1-alpha/2}`` with the design degrees of freedom
-   ``df = sum_h (n_h - 1)``, so the interval widens like a t-interval at small ``df``
+   ``t_{1-alpha/2, df} / z_{1-alpha/2}`` with the effective degrees of freedom: the
+   design's ``sum_h (n_h - 1)`` for one stratum, Welch-Satterthwaite's across strata
+   (`leaderboard.satterthwaite`), so the interval widens like a t-interval at small ``df``
    while keeping the bootstrap distribution's asymmetry. This is Hesterberg's
    expansion idea (2015, "What teachers should know about the bootstrap", Amer.
    Statist. 69:371-386, section 4.3), which instead moves the percentile level to
@@ -42,6 +43,7 @@ import numpy.typing as npt
 
 from leaderboard.design import FloatArray, IntArray
 from leaderboard.quantiles import norm_ppf, t_ppf
+from leaderboard.satterthwaite import Variances, stratum_estimates, variances
 
 BLOCK = 1024
 """Replicates per random block; part of the definition of the numbers, not a tuning knob."""
@@ -49,20 +51,22 @@ BLOCK = 1024
 
 @dataclass(frozen=True)
 class Replicates:
-    """Point estimates, their rescaled replicates and design degrees of freedom."""
+    """Point estimates, their rescaled replicates and degrees of freedom.
+
+    ``df`` is the Welch-Satterthwaite effective degrees of freedom of each estimate
+    (`Variances.df`); `diff_df` gives those of differences of estimates.
+    """
 
     estimate: FloatArray  # (L,)
     replicates: FloatArray  # (B, L): estimate + rescaled replicate deviation
     df: FloatArray  # (L,)
+    design_df: FloatArray  # (L,) sum_h (n_h - 1) over the estimate's strata
+    variances: Variances
 
-
-def _stratum_estimates(num: FloatArray, den: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Ratio estimates per column and the rescaling factor sqrt(n/(n-1))."""
-    tot_n, tot_d = num.sum(axis=0), den.sum(axis=0)
-    est = np.divide(tot_n, tot_d, out=np.zeros_like(tot_n), where=tot_d > 0)
-    n = (den > 0).sum(axis=0).astype(np.float64)
-    scale = np.sqrt(np.divide(n, n - 1.0, out=np.zeros_like(n), where=n > 1))
-    return est, scale
+    def diff_df(self, ia: IntArray, ib: IntArray) -> FloatArray:
+        """Effective degrees of freedom of the differences ``est[ia] - est[ib]``."""
+        upper = np.minimum(self.design_df[ia], self.design_df[ib])
+        return self.variances.df(ia, ib, upper=upper)
 
 
 def stratified_replicates(
@@ -110,7 +114,7 @@ def stratified_replicates(
     plans = []
     for h in range(n_strata):
         s, e = int(starts[h]), int(starts[h + 1])
-        est_h, scale_h = _stratum_estimates(num[s:e], den[s:e])
+        est_h, scale_h = stratum_estimates(num[s:e], den[s:e])
         w_h = weight[h]
         estimate += w_h * est_h[column]
         n_h = np.maximum((den[s:e] > 0).sum(axis=0) - 1, 0)
@@ -170,7 +174,14 @@ def stratified_replicates(
             else:
                 acc[:, p.outs] += ratio[:, p.local] * p.coef
         store[:, r0 : r0 + rows] += acc.T
-    return Replicates(estimate=estimate, replicates=reps, df=df)
+    var = variances(num, den, starts, column, weight)
+    return Replicates(
+        estimate=estimate,
+        replicates=reps,
+        df=var.df(np.arange(n_out), upper=df),
+        design_df=df,
+        variances=var,
+    )
 
 
 @dataclass(frozen=True)
@@ -310,7 +321,7 @@ def rank_range(values: FloatArray) -> tuple[IntArray, IntArray]:
     worst = np.empty(values.shape, dtype=np.intp)
     for r0 in range(0, values.shape[0], BLOCK):
         v = values[r0 : r0 + BLOCK]
-        above = v[:, :, None] < v[:, None, :]
+        above = v[:, :, None] < v[:, None, :]  # [r, i, j]: value j beats value i
         best[r0 : r0 + BLOCK] = 1 + above.sum(axis=2)
-        worst[r0 : r0 + BLOCK] = v.shape[1] - (v[:, :, None] > v[:, None, :]).sum(axis=2)
+        worst[r0 : r0 + BLOCK] = v.shape[1] - above.sum(axis=1)  # minus those i beats
     return best, worst

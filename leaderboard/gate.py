@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from leaderboard.bootstrap import percentile_intervals, replicate_sd
+from leaderboard.bootstrap import Replicates, percentile_intervals, replicate_sd
 from leaderboard.design import Design, FloatArray
 from leaderboard.estimates import EstimatePlan
 from leaderboard.quantiles import t_ppf
@@ -79,7 +79,7 @@ def read_gate(
     baseline: str | None,
     est: FloatArray,
     reps: FloatArray,
-    df: FloatArray,
+    rep: Replicates,
     confidence: float,
     margin: float,
 ) -> Gate:
@@ -92,7 +92,7 @@ def read_gate(
     kb = np.array([p.k_baseline for p in planned])
     diff = est[kc] - est[kb]
     diff_reps = reps[:, kc] - reps[:, kb]
-    diff_df = np.minimum(df[kc], df[kb])
+    diff_df = rep.diff_df(kc, kb)
     se = replicate_sd(diff_reps)
     lo, hi = percentile_intervals(
         diff,

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from leaderboard.bootstrap import (
+    Replicates,
     percentile_intervals,
     rank_range,
     stratified_replicates,
@@ -239,7 +240,7 @@ def build_report(
         pairs=order_pairs,
         est=est,
         reps=reps,
-        df=df,
+        rep=rep,
         alpha=alpha,
         completed=completed,
     )
@@ -250,7 +251,7 @@ def build_report(
         baseline=baseline,
         est=est,
         reps=reps,
-        df=df,
+        rep=rep,
         confidence=confidence,
         margin=margin,
     )
@@ -316,7 +317,7 @@ def _pairwise(
     pairs: list[tuple[int, int, int, int]],
     est: FloatArray,
     reps: FloatArray,
-    df: FloatArray,
+    rep: Replicates,
     alpha: float,
     completed: npt.NDArray[np.bool_],
 ) -> list[PairwiseDiff]:
@@ -325,7 +326,7 @@ def _pairwise(
     ia = np.array([p[2] for p in pairs])
     ib = np.array([p[3] for p in pairs])
     diff_est = est[ia] - est[ib]
-    diff_df = np.minimum(df[ia], df[ib])
+    diff_df = rep.diff_df(ia, ib)
     lo, hi = np.empty_like(diff_est), np.empty_like(diff_est)
     for c in range(0, ia.size, PAIR_CHUNK):  # bounded memory for many models
         sl = slice(c, c + PAIR_CHUNK)

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from leaderboard import EvalRun, build_report
-from leaderboard.bootstrap import rank_range
+from leaderboard.bootstrap import (
+    Replicates,
+    percentile_intervals,
+    rank_range,
+    stratified_replicates,
+)
+from leaderboard.design import FloatArray
 
 
 def test_repeated_samples__record_order_changes_no_bit() -> None:
@@ -125,3 +131,49 @@ def test_rank_range__ties_span_the_tied_ranks() -> None:
     best, worst = rank_range(values)
     assert best.tolist() == [[2, 1, 2, 4], [1, 2, 3, 4]]
     assert worst.tolist() == [[3, 1, 3, 4], [1, 2, 3, 4]]
+
+
+def _engine(groups: list[FloatArray], seed: int, resamples: int = 1000) -> Replicates:
+    num = np.concatenate(groups)[:, None]
+    starts = np.array([0, *np.cumsum([g.size for g in groups])], dtype=np.intp)
+    weight = np.full((len(groups), 1), 1.0 / len(groups))
+    return stratified_replicates(
+        num,
+        np.ones_like(num),
+        starts,
+        np.zeros(1, dtype=np.intp),
+        weight,
+        resamples=resamples,
+        seed=seed,
+    )
+
+
+def test_satterthwaite_df__matches_the_hand_formula() -> None:
+    rng = np.random.default_rng(8)
+    groups = [rng.normal(0, 1, 4), rng.normal(0, 1, 200), rng.normal(0, 3, 10)]
+    rep = _engine(groups, seed=0, resamples=100)
+    v = np.array([g.var(ddof=1) / g.size / 9 for g in groups])  # (1/3)^2 var/n
+    nu = np.array([g.size - 1 for g in groups])
+    hand = v.sum() ** 2 / (v**2 / nu).sum()
+    assert rep.design_df[0] == 211
+    assert hand < 20  # far below the design df: the small strata dominate
+    assert hand * 0.9 <= rep.df[0] <= hand  # rounded down to two significant digits
+
+
+def test_satterthwaite_df__one_stratum_keeps_n_minus_1() -> None:
+    rep = _engine([np.linspace(0, 1, 12)], seed=0, resamples=100)
+    assert rep.df[0] == rep.design_df[0] == 11
+
+
+def test_unequal_task_sizes__coverage_near_nominal() -> None:
+    # One task of 4 items beside one of 200, equally weighted: the design df (202)
+    # made the interval a z-interval and covered 87% (1,000 runs); the effective df
+    # (about 3) cover 95.6%.
+    rng = np.random.default_rng(0)
+    hits = 0
+    runs = 400
+    for r in range(runs):
+        rep = _engine([rng.normal(0, 1, 4), rng.normal(0, 1, 200)], seed=r)
+        lo, hi = percentile_intervals(rep.estimate, rep.replicates, rep.df, 0.05)
+        hits += bool(lo[0] <= 0.0 <= hi[0])
+    assert hits / runs >= 0.925
