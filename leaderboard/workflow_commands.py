@@ -26,8 +26,8 @@ def escape_data(text: str) -> str:
     ``%``, ``\\r`` and ``\\n`` become ``%25``, ``%0D`` and ``%0A``, as ``@actions/core``
     does: the runner decodes them, and the message can never span two log lines. A
     ``##[`` (the legacy command form) gets a zero-width space inside, and other
-    control and format characters (ANSI escapes, bidi overrides) are shown as ``\\xNN``
-    or ``\\uNNNN``.
+    control and format characters (ANSI escapes, bidi overrides) and lone surrogates
+    (a file name that is not UTF-8) are shown as ``\\xNN`` or ``\\uNNNN``.
     """
     text = "".join(_visible(ch) for ch in text)
     encoded = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -35,7 +35,7 @@ def escape_data(text: str) -> str:
 
 
 def _visible(ch: str) -> str:
-    if ch in "\n\r\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Zl", "Zp"):
+    if ch in "\n\r\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp"):
         return ch
     code = ord(ch)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
