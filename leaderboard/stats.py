@@ -356,10 +356,23 @@ def _pairwise(
     return out
 
 
+def _check_lesson(b: int, alpha: float) -> None:
+    """Validate the lesson API's ``b`` and ``alpha`` under their own names."""
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float))
+        or not (0.0 < alpha < 1.0)
+    ):
+        raise UsageError(f"`alpha` must lie strictly between 0 and 1, got {alpha!r}")
+    if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or b < MIN_RESAMPLES:
+        raise UsageError(f"`b` must be an integer >= {MIN_RESAMPLES}, got {b!r}")
+
+
 def aggregate(
     runs: Iterable[EvalRun], b: int = 500, alpha: float = 0.05, seed: int = 0
 ) -> list[LeaderboardRow]:
     """The leaderboard rows, best first (the seed lesson's API; see `build_report`)."""
+    _check_lesson(b, alpha)
     return build_report(runs, confidence=1.0 - alpha, resamples=b, seed=seed).leaderboard
 
 
@@ -367,12 +380,14 @@ def pairwise_diffs(
     runs: Iterable[EvalRun], b: int = 500, alpha: float = 0.05, seed: int = 0
 ) -> list[PairwiseDiff]:
     """Every pair, ``model_a`` ranked above ``model_b`` (the seed lesson's API)."""
+    _check_lesson(b, alpha)
     return build_report(runs, confidence=1.0 - alpha, resamples=b, seed=seed).pairwise
 
 
 def _one_sample(
     values: FloatArray, b: int, alpha: float, seed: int
 ) -> tuple[float, float, float]:
+    _check_lesson(b, alpha)
     _check_settings(1.0 - alpha, b, seed, 0.0)
     n = values.shape[0]
     if n == 0:

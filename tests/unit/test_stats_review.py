@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from leaderboard import EvalRun, build_report
+from leaderboard import (
+    EvalRun,
+    UsageError,
+    aggregate,
+    bootstrap_mean_ci,
+    bootstrap_pairwise_diff,
+    build_report,
+    pairwise_diffs,
+)
 from leaderboard.bootstrap import (
     Replicates,
     percentile_intervals,
@@ -177,3 +186,20 @@ def test_unequal_task_sizes__coverage_near_nominal() -> None:
         lo, hi = percentile_intervals(rep.estimate, rep.replicates, rep.df, 0.05)
         hits += bool(lo[0] <= 0.0 <= hi[0])
     assert hits / runs >= 0.925
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: bootstrap_mean_ci([0.1, 0.2], alpha=0), "`alpha`"),
+        (lambda: bootstrap_pairwise_diff([0.1], [0.2], alpha=1.5), "`alpha`"),
+        (lambda: bootstrap_mean_ci([0.1, 0.2], b=10), "`b`"),
+        (lambda: aggregate([EvalRun("a", "t", 0.5)], alpha=1.5), "`alpha`"),
+        (lambda: pairwise_diffs([EvalRun("a", "t", 0.5)], b=2.5), "`b`"),  # type: ignore[arg-type]
+    ],
+)
+def test_lesson_api__errors_name_b_and_alpha(call: Callable[[], object], name: str) -> None:
+    # The lesson's parameters are b and alpha; the messages named `resamples` and
+    # `confidence` (with confidence = 1 - alpha, a value the caller never gave).
+    with pytest.raises(UsageError, match=name):
+        call()
