@@ -7,8 +7,9 @@ can drive it with a fake commenter and a dict for an event.
 Exit status (CONTRACT.md section 4): 0 report made and no regression, 1 a gated
 comparison regressed and ``fail-on-regression`` is true, 2 bad input or configuration
 (one ``::error::`` annotation naming the problem). A comment that cannot be posted
-(a fork's read-only token, an API outage) is one warning, never a different status.
-An unexpected exception is a bug: its traceback is printed and the status is 3.
+(a fork's read-only token, an API outage, even a bug while commenting) is one
+warning, never a different status. Any other unexpected exception is a bug: its
+traceback is printed and the status is 3.
 """
 
 from __future__ import annotations
@@ -311,6 +312,15 @@ def _post(
             f"comment not posted on #{target.pr_number}: {exc}. The job summary and the "
             "outputs have the report; for pull requests from forks see the two-workflow "
             "recipe (examples/workflows/leaderboard-fork-safe-*.yml)",
+            title="leaderboard: comment not posted",
+        )
+        return None
+    except Exception:  # a bug while commenting must not hide the gate
+        _print_traceback(log)
+        log.warning(
+            f"comment not posted on #{target.pr_number}: internal error (a bug in "
+            "leaderboard-action; traceback above). The job summary and the outputs have "
+            "the report",
             title="leaderboard: comment not posted",
         )
         return None
