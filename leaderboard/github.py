@@ -327,8 +327,8 @@ class _Run:
                 "check the pull request number",
                 0,
                 f"the head of #{self.pr_number} {now}, not {(sha or '?')[:7]}, the "
-                "commit these results are for; pr-number must name the pull request "
-                "of the run that made the results",
+                "commit these results are for (pushed since, or pr-number does not "
+                "name the pull request of the run that made the results)",
                 transient=False,
             )
 

@@ -122,7 +122,7 @@ def test_action__fork_names_another_pull_request__not_posted_gate_kept(
     assert github_api.comments(7) == []
     warnings = [a for a in action_helpers.annotations(out.getvalue()) if a[0] == "warning"]
     assert len(warnings) == 1
-    assert "pr-number must name the pull request" in warnings[0][2]
+    assert "pr-number does not name the pull request" in warnings[0][2]
 
 
 def test_action__fork_names_its_own_pull_request__posted(
