@@ -372,6 +372,7 @@ def _make_commenter(settings: Settings) -> Commenter | None:
         token=settings.github_token,
         api_url=settings.api_url,
         repository=settings.repository,
+        bot_login=settings.bot_login,
     )
 
 

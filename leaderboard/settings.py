@@ -141,6 +141,21 @@ def parse_pr_number(name: str, raw: str) -> int | None:
     return parse_int(name, raw, minimum=1)
 
 
+_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?")
+
+
+def parse_login(name: str, raw: str) -> str | None:
+    """Parse ``bot-login``: empty, or a GitHub login such as ``my-app[bot]``."""
+    if raw == "":
+        return None
+    if not _LOGIN.fullmatch(raw):
+        raise UsageError(
+            f"{name}: must be a GitHub login like my-app[bot] (letters, digits and "
+            f"hyphens, optionally ending in [bot]), got {raw!r}"
+        )
+    return raw
+
+
 def parse_model_id(name: str, raw: str) -> str | None:
     """Parse ``baseline``: empty (no gate) or a model id."""
     return raw or None
@@ -183,6 +198,7 @@ INPUTS: tuple[Input, ...] = (
     Input("format", "auto", parse_format),
     Input("pr-number", "", parse_pr_number),
     Input("gate-categories", "false", parse_bool),
+    Input("bot-login", "", parse_login),
 )
 
 
@@ -210,6 +226,7 @@ class Settings:
     format: str = "auto"
     pr_number: int | None = None
     gate_categories: bool = False
+    bot_login: str | None = None
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"
@@ -260,7 +277,7 @@ class Settings:
                     () if spec.name == "results" else spec.parse(spec.name, spec.default)
                 )
             values[spec.name.replace("-", "_")] = value
-        if failed & {"comment", "comment-header", "pr-number"}:
+        if failed & {"comment", "comment-header", "pr-number", "bot-login"}:
             values["comment"] = False
 
         if values["candidates"] and values["baseline"] is None and not lenient:

@@ -210,3 +210,29 @@ def test_e2e__two_headers_two_comments(
     bodies = [c["body"].splitlines()[0] for c in github_api.comments(7)]
     assert bodies == [MARKER, f"<!-- leaderboard-action:sticky header={header} -->"]
     assert (job.workspace / f"leaderboard-report-{header}.json").is_file()
+
+
+def test_e2e__app_token_with_bot_login__edits_in_place_without_probe_comments(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    """A GitHub App's installation token: GET /user is 403 and the app's login is not
+    github-actions[bot]. With `bot-login` the second run edits the first run's comment;
+    no comment is ever created and deleted again (each would notify the PR)."""
+    app_token = "ghs_app_installation_token_for_test"  # noqa: S105 - a fake's token
+    github_api.add_token(app_token, login="my-app[bot]", user_type="Bot")
+    for _ in range(2):
+        job = make_job(
+            tmp_path,
+            github_api,
+            baseline="model-0",
+            token=app_token,
+            **{"bot-login": "my-app[bot]"},
+        )
+        res = launch(job)
+        assert res.returncode == 0, res.stdout + res.stderr
+        assert app_token not in res.stdout + res.stderr
+    comments = github_api.comments(7)
+    assert len(comments) == 1
+    assert comments[0]["user"]["login"] == "my-app[bot]"
+    assert len(github_api.calls("create_comment")) == 1
+    assert github_api.calls("delete_comment") == []

@@ -138,6 +138,9 @@ def test_results__missing_variable_is_required_too() -> None:
         ("comment_header", "a\nb", "comment-header: must be 1 to 64 letters"),
         ("comment_header", "x-->y", "comment-header: must be 1 to 64 letters"),
         ("comment_header", "h" * 65, "comment-header: must be 1 to 64 letters"),
+        ("bot_login", "my app[bot]", "bot-login: must be a GitHub login like my-app[bot]"),
+        ("bot_login", "@octocat", "bot-login: must be a GitHub login like my-app[bot]"),
+        ("bot_login", "x" * 41, "bot-login: must be a GitHub login like my-app[bot]"),
     ],
 )
 def test_each_input__error_names_the_input(name: str, raw: str, message: str) -> None:
@@ -256,3 +259,8 @@ def test_default_report_path__one_file_per_header() -> None:
 def test_split_list() -> None:
     assert split_list("a,b\n c ,,\n") == ("a", "b", "c")
     assert split_list("") == ()
+
+
+@pytest.mark.parametrize("login", ["my-app[bot]", "octocat", "github-actions[bot]"])
+def test_bot_login__accepts_user_and_app_logins(login: str) -> None:
+    assert Settings.from_env(env(bot_login=login)).bot_login == login
