@@ -161,3 +161,38 @@ def test_false_alarms__clusters_of_very_unequal_size(
     p, se = rate(sim, 1500, SEED)
     _report(record_property, f"false alarms {n_clusters} unequal clusters", p, se)
     assert p <= 0.04
+
+
+def _plain_percentile(values: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
+    """The seed lesson's method: resample tasks, take the 2.5% and 97.5% percentiles."""
+    idx = rng.integers(0, values.size, size=(999, values.size))
+    lo, hi = np.percentile(values[idx].mean(axis=1), [2.5, 97.5])
+    return float(lo), float(hi)
+
+
+@pytest.mark.parametrize("n_tasks", [5, 12])
+def test_lesson_baseline__plain_percentile_bootstrap_on_the_same_simulations(
+    n_tasks: int, record_property: Callable[[str, object], None]
+) -> None:
+    """Re-measures what the engine improves on, with the same data generators as the
+    coverage (beta(6,3)) and false-alarm tests above: the plain percentile bootstrap
+    over tasks undercovers and cries wolf at small suites."""
+    truth = 6.0 / 9.0
+
+    def coverage(rng: np.random.Generator) -> bool:
+        lo, hi = _plain_percentile(rng.beta(6.0, 3.0, size=n_tasks), rng)
+        return lo <= truth <= hi
+
+    def alarm(rng: np.random.Generator) -> bool:
+        difficulty = rng.beta(3.0, 2.0, size=n_tasks)
+        scores = beta_mean(rng, np.tile(difficulty, (2, 1)), 20.0)
+        _lo, hi = _plain_percentile(scores[1] - scores[0], rng)
+        return hi < 0.0
+
+    cov, cov_se = rate(coverage, 3000, SEED)
+    fa, fa_se = rate(alarm, 3000, SEED)
+    _report(record_property, f"lesson coverage {n_tasks} tasks", cov, cov_se)
+    _report(record_property, f"lesson false alarms {n_tasks} tasks", fa, fa_se)
+    assert cov < 0.93  # below the target the engine meets on the same data
+    if n_tasks == 5:
+        assert fa > 0.035
