@@ -1,7 +1,7 @@
 """Rendering a `Report` as markdown: the sticky PR comment, the job summary, failures.
 
 The built-in templates live in ``templates/`` at the repository root, next to the
-``leaderboard`` package. A user template (the action's ``template`` input) renders in a
+``leaderboard`` package (a wheel installs them under ``<prefix>/share``). A user template (the action's ``template`` input) renders in a
 `jinja2.sandbox.SandboxedEnvironment` with the same filters; it sees only the escaped
 view model (`leaderboard.view.View`) as ``view``, and cannot include other files.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import pathlib
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -45,7 +46,17 @@ __all__ = [
     "render_summary",
 ]
 
-TEMPLATES = pathlib.Path(__file__).resolve().parent.parent / "templates"
+def _templates_dir() -> pathlib.Path:
+    """``templates/`` beside the package (a checkout, an editable install, the image),
+    else where a wheel installs them (``<prefix>/share/leaderboard-action/templates``,
+    the ``data-files`` of pyproject.toml)."""
+    beside = pathlib.Path(__file__).resolve().parent.parent / "templates"
+    if beside.is_dir():
+        return beside
+    return pathlib.Path(sys.prefix) / "share" / "leaderboard-action" / "templates"
+
+
+TEMPLATES = _templates_dir()
 COMMENT_LIMIT = 60_000  # characters; GitHub's hard limit is 65,536, the marker needs room
 SUMMARY_LIMIT = 1_000_000  # UTF-8 bytes; GitHub's step summary limit is 1 MiB
 FILTERS: dict[str, Callable[..., str]] = {
