@@ -100,8 +100,8 @@ def run(
     try:
         target = resolve_target(settings, event)
         context = _context(settings, target)
-        if settings.template is not None and not settings.template.is_file():
-            raise UsageError(f"template: no such file {str(settings.template)!r}")
+        if settings.template is not None:
+            _check_template(settings.template, settings.workspace)
         report = (compute or compute_report)(settings)
         # A template is any file the input names (even /proc/self/environ): the token
         # never goes into a public comment or the summary, whatever it renders.
@@ -201,6 +201,21 @@ def _print_traceback(log: Log) -> None:
     for line in traceback.format_exc().splitlines():
         sys.stderr.write(log_text(log.redact(line)) + "\n")
     sys.stderr.flush()
+
+
+def _check_template(template: Path, workspace: Path) -> None:
+    """A template is a file inside the workspace (after links are followed).
+
+    Its text goes into a public comment: a path such as /proc/self/environ, or a link
+    out of the checkout, would publish whatever the runner's files hold.
+    """
+    if not template.is_file():
+        raise UsageError(f"template: no such file {str(template)!r}")
+    if not template.resolve().is_relative_to(workspace.resolve()):
+        raise UsageError(
+            f"template: {str(template)!r} is outside the workspace; keep the template "
+            "in the repository (for example .github/leaderboard.md.j2)"
+        )
 
 
 def compute_report(settings: Settings) -> Report:
