@@ -1,7 +1,8 @@
 """Rendering a `Report` as markdown: the sticky PR comment, the job summary, failures.
 
 The built-in templates live in ``templates/`` at the repository root, next to the
-``leaderboard`` package (a wheel installs them under ``<prefix>/share``). A user template (the action's ``template`` input) renders in a
+``leaderboard`` package (a wheel installs them under ``<prefix>/share``). A user
+template (the action's ``template`` input) renders in a
 `jinja2.sandbox.SandboxedEnvironment` with the same filters; it sees only the escaped
 view model (`leaderboard.view.View`) as ``view``, and cannot include other files.
 
