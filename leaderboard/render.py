@@ -47,6 +47,7 @@ __all__ = [
     "render_summary",
 ]
 
+
 def _templates_dir() -> pathlib.Path:
     """``templates/`` beside the package (a checkout, an editable install, the image),
     else where a wheel installs them (``<prefix>/share/leaderboard-action/templates``,
