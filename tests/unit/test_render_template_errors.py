@@ -52,7 +52,7 @@ def test_user_template__runtime_failure_is_a_usage_error_naming_the_template(
 def test_action__failing_user_template__exit_2_one_error_failure_comment(
     settings: Settings, tmp_path: pathlib.Path
 ) -> None:
-    tmpl = tmp_path / "zero.md.j2"
+    tmpl = settings.workspace / "zero.md.j2"
     tmpl.write_text("{{ view.rows | length // 0 }}\n")
     commenter = FakeCommenter()
     out = io.StringIO()
