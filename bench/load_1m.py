@@ -18,7 +18,7 @@ from pathlib import Path
 
 CHILD = """
 import resource, sys, time
-import leaderboard.records as records
+import leaderboard.inputs as records
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 runs = records.load_runs(sys.argv[1])

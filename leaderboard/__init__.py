@@ -12,8 +12,9 @@ and the seed lesson's functions: `aggregate`, `pairwise_diffs`, `bootstrap_mean_
 
 from __future__ import annotations
 
+from leaderboard._version import __version__
 from leaderboard.errors import InputError, LeaderboardError, UsageError
-from leaderboard.records import EvalRun, load_runs
+from leaderboard.inputs import EvalRun, load_runs
 from leaderboard.render import render_json, render_markdown
 from leaderboard.report import LeaderboardRow, PairwiseDiff, Report
 from leaderboard.stats import (
@@ -23,8 +24,6 @@ from leaderboard.stats import (
     build_report,
     pairwise_diffs,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "EvalRun",

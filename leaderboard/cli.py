@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from leaderboard._version import __version__
 from leaderboard.errors import LeaderboardError, UsageError
-from leaderboard.escape import log_text
-from leaderboard.record_sources import FORMATS
-from leaderboard.records import EvalRun, load_runs_noting
+from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
+from leaderboard.render import log_text
 
 PROG = "leaderboard"
 MAX_RESAMPLES = 1_000_000
@@ -55,8 +55,6 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``leaderboard`` command."""
-    from leaderboard import __version__  # noqa: PLC0415 - the package imports this module
-
     parser = _Parser(
         prog=PROG,
         description="A leaderboard with honest error bars, and a regression gate.",

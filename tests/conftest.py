@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from leaderboard.records import EvalRun
+from leaderboard.inputs import EvalRun
 
 
 def make_runs(

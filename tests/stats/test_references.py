@@ -14,10 +14,10 @@ import pytest
 from scipy import stats
 
 from leaderboard import EvalRun, build_report
-from leaderboard.bootstrap import replicate_sd
-from leaderboard.design import build_design
-from leaderboard.estimates import EstimatePlan
-from leaderboard.quantiles import t_ppf
+from leaderboard.stats.bootstrap import replicate_sd
+from leaderboard.stats.design import build_design
+from leaderboard.stats.estimates import EstimatePlan
+from leaderboard.stats.quantiles import t_ppf
 
 pytestmark = pytest.mark.slow
 

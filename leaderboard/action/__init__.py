@@ -1,0 +1,17 @@
+"""Stage 4, the GitHub Action: the runner's environment in, a summary, outputs and
+one sticky comment out.
+
+- `job`: `main` (reads ``os.environ``, builds the client) and `run` (the flow);
+- `settings`: the action's inputs and the runner's variables, parsed;
+- `event`: which pull request and commit the workflow's event names;
+- `comments`: the sticky comment through PyGithub (the only module that imports it);
+- `sticky`: the comment's hidden markers, pure functions;
+- `retry`: bounded retries following GitHub's rate limits;
+- `runner`: annotations, step outputs and the job summary.
+
+(Named ``action``, not ``github``, so that it never reads as PyGithub's ``github``.)
+"""
+
+from leaderboard.action.job import main, run
+
+__all__ = ["main", "run"]

@@ -1,0 +1,122 @@
+"""Talking to the Actions runner: log annotations, step outputs, the job summary.
+
+Untrusted text (model ids, file names, error messages quoting them) reaches the runner
+log only through `Log`, which encodes it so that it cannot start a workflow command of
+its own (``::add-mask::``, ``::stop-commands::``, ``##[...]``), and which replaces any
+secret it was given with ``***``. Outputs use the multi-line ``name<<DELIMITER`` form
+with a random delimiter that no value contains.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TextIO
+
+from leaderboard.render import log_text
+
+__all__ = ["Log", "append_summary", "escape_data", "escape_property", "write_outputs"]
+
+
+def escape_data(text: str) -> str:
+    """Encode the message of a workflow command (``::error::MESSAGE``).
+
+    ``%``, ``\\r`` and ``\\n`` become ``%25``, ``%0D`` and ``%0A``, as ``@actions/core``
+    does: the runner decodes them, and the message can never span two log lines. A
+    ``##[`` (the legacy command form) gets a zero-width space inside, and other
+    control and format characters (ANSI escapes, bidi overrides) and lone surrogates
+    (a file name that is not UTF-8) are shown as ``\\xNN`` or ``\\uNNNN``.
+    """
+    text = "".join(_visible(ch) for ch in text)
+    encoded = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return encoded.replace("##[", "#\u200b#[")  # the legacy command form, found anywhere
+
+
+def _visible(ch: str) -> str:
+    if ch in "\n\r\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape_property(text: str) -> str:
+    """Encode a property of a workflow command (``title=VALUE``): also ``:`` and ``,``."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class Log:
+    """The action's log: plain lines and ``::error::``/``::warning::`` annotations.
+
+    Parameters
+    ----------
+    stream : TextIO
+        Where the runner reads the log (standard output).
+    secrets : Iterable[str]
+        Values that must never be printed (the token); replaced by ``***``.
+    """
+
+    def __init__(self, stream: TextIO, *, secrets: Iterable[str] = ()) -> None:
+        self._stream = stream
+        self._secrets = tuple(s for s in secrets if s)
+        self.counts: dict[str, int] = {"error": 0, "warning": 0, "notice": 0}
+
+    def redact(self, text: str) -> str:
+        """Replace every secret in ``text`` by ``***``."""
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def info(self, text: str) -> None:
+        """Print one plain line (`log_text`: no command, one line)."""
+        self._write(log_text(self.redact(text)))
+
+    def error(self, text: str, *, title: str | None = None) -> None:
+        """Print an ``::error::`` annotation."""
+        self._annotate("error", text, title)
+
+    def warning(self, text: str, *, title: str | None = None) -> None:
+        """Print a ``::warning::`` annotation."""
+        self._annotate("warning", text, title)
+
+    def notice(self, text: str, *, title: str | None = None) -> None:
+        """Print a ``::notice::`` annotation."""
+        self._annotate("notice", text, title)
+
+    def _annotate(self, level: str, text: str, title: str | None) -> None:
+        self.counts[level] += 1
+        props = f" title={escape_property(self.redact(title))}" if title else ""
+        self._write(f"::{level}{props}::{escape_data(self.redact(text))}")
+
+    def _write(self, line: str) -> None:
+        self._stream.write(line + "\n")
+        self._stream.flush()
+
+
+def write_outputs(path: Path | None, outputs: Mapping[str, str]) -> None:
+    """Append step outputs to the ``GITHUB_OUTPUT`` file, multi-line safe.
+
+    Each output is written as ``name<<DELIM``, the value, ``DELIM``; ``DELIM`` is random
+    (128 bits) and checked to appear in no value, so a value (which may quote a model id
+    from the artifact) cannot end its own block and set another output. Without a path
+    (not on a runner) nothing is written.
+    """
+    if path is None or not outputs:
+        return
+    chunks = []
+    for name, value in outputs.items():
+        delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
+        while delimiter in value or delimiter in name:  # pragma: no cover - 2**-128
+            delimiter = f"ghadelimiter_{secrets.token_hex(16)}"
+        chunks.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+    with path.open("a", encoding="utf-8", newline="\n") as fh:
+        fh.write("".join(chunks))
+
+
+def append_summary(path: Path | None, markdown: str) -> None:
+    """Append markdown to the job summary (``GITHUB_STEP_SUMMARY``), if there is one."""
+    if path is None:
+        return
+    with path.open("a", encoding="utf-8", newline="\n") as fh:
+        fh.write(markdown if markdown.endswith("\n") else markdown + "\n")

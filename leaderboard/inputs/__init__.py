@@ -1,0 +1,17 @@
+"""Stage 1, inputs: from artifact files to validated `EvalRun` records.
+
+- `records`: `EvalRun`, the record of the input contract, and its canonical order;
+- `sources`: finding files (paths, globs), choosing a reader, checks across records;
+- `reading`: what the record readers share (gzip, lines, the contract's fields);
+- `json_records`, `csv_records`: the contract's own formats (JSON, JSON Lines, CSV);
+- `frameworks`: readers for eval frameworks' output (Inspect, lm-evaluation-harness);
+- `load`: `load_runs`, the stage's entry.
+
+Nothing here knows about statistics, markdown or GitHub.
+"""
+
+from leaderboard.inputs.load import load_runs, load_runs_noting
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.sources import FORMATS
+
+__all__ = ["DEFAULT_CATEGORY", "FORMATS", "EvalRun", "load_runs", "load_runs_noting"]

@@ -1,0 +1,322 @@
+"""Inspect (``inspect_ai``) eval logs, read without ``inspect_ai``.
+
+Two layouts, as Inspect writes them (log format version 2):
+
+- ``.eval``: a zip archive with ``header.json`` (``version``, ``status``, ``eval``,
+  ``plan``, ``results``, ``stats``, ...; written when the eval ends),
+  ``_journal/start.json``, ``summaries.json`` (one summary per sample and epoch, with
+  its ``scores``), ``samples/<id>_epoch_<n>.json`` (the full samples) and
+  ``reductions.json``. Inspect >= 0.3.2xx compresses the members with Zstandard, which
+  Python reads natively from 3.14 and through ``backports.zstd`` before that.
+- ``.json``: one object with the same header fields plus ``samples``.
+
+Each sample and epoch of a finished log gives one `EvalRun`: ``model_id`` from
+``eval.model``, ``task_id`` from ``eval.task``, ``item_id`` the sample id, ``sample``
+the epoch, and the score mapped to [0, 1] (see `score_value`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._common import load_json, short, unit_number
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+
+ZIP_MAGIC = b"PK\x03\x04"
+UTF8_BOM = b"\xef\xbb\xbf"
+# Inspect's score letters and the values its own `value_to_float` gives them.
+SCORE_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+_JSON_LOG = re.compile(
+    rb'\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"[a-z_]+"\s*,\s*"eval"\s*:\s*\{'
+)
+_MEMBERS = (b"_journal/start.json", b"header.json")
+_FIX_RERUN = (
+    "let the eval finish, or complete it with `inspect eval-retry LOG`, and give the "
+    "finished log: a partial run compares models on different samples"
+)
+
+
+def sniff(path: Path, head: bytes) -> bool:
+    """Whether `head` (the first bytes of `path`) starts an Inspect log. Never raises."""
+    if head.startswith(ZIP_MAGIC):
+        if any(member in head for member in _MEMBERS):
+            return True
+        return _zip_has_log_members(path)
+    return _JSON_LOG.match(head.removeprefix(UTF8_BOM)) is not None
+
+
+def _zip_has_log_members(path: Path) -> bool:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+    except Exception:  # any failure here means "not an Inspect log"
+        return False
+    return "header.json" in names or "_journal/start.json" in names
+
+
+def read_inspect(path: Path) -> list[EvalRun]:
+    """Read one Inspect log (``.eval`` archive or ``.json``) into records.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The log file.
+
+    Returns
+    -------
+    list of EvalRun
+        One record per sample and epoch and scorer.
+
+    Raises
+    ------
+    InputError
+        The log did not finish with status ``success``, has invalidated or unscored
+        samples, or a score that does not map to [0, 1].
+    """
+    with path.open("rb") as handle:
+        is_zip = handle.read(4) == ZIP_MAGIC
+    if is_zip:
+        header, samples = _read_eval_archive(path)
+    else:
+        log = load_json(path)
+        if not isinstance(log, dict):
+            raise InputError("is not an Inspect log object", file=str(path))
+        header = log
+        samples = log.get("samples")
+        if samples is None:
+            raise InputError(
+                "holds no samples (the log was written without them)",
+                file=str(path),
+                field="samples",
+                fix="run the eval with sample logging on (the default)",
+            )
+    return _runs(header, samples, str(path))
+
+
+def _archive_support() -> tuple[
+    Callable[[Path], zipfile.ZipFile], tuple[type[Exception], ...]
+]:
+    """How to open an archive, and the errors a damaged one raises."""
+    damaged: tuple[type[Exception], ...] = (
+        OSError,
+        EOFError,
+        zlib.error,
+        zipfile.BadZipFile,
+    )
+    try:  # Python < 3.14: a zipfile that reads Zstandard members
+        from backports import zstd  # noqa: PLC0415
+        from backports.zstd import zipfile as zstd_zipfile  # noqa: PLC0415
+    except ImportError:  # Python >= 3.14 reads them itself
+        return zipfile.ZipFile, damaged
+    opener = cast(Callable[[Path], zipfile.ZipFile], zstd_zipfile.ZipFile)
+    return opener, (*damaged, zstd_zipfile.BadZipFile, zstd.ZstdError)
+
+
+def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
+    try:
+        data = archive.read(name)
+    except NotImplementedError:
+        raise InputError(
+            f"member {name} uses a compression this Python cannot read",
+            file=shown,
+            fix="pip install backports.zstd (Python < 3.14 lacks Zstandard)",
+        ) from None
+    try:
+        return json.loads(data)
+    except ValueError as exc:
+        raise InputError(
+            f"member {name} is not valid JSON ({short(str(exc), 80)})",
+            file=shown,
+            fix="check that the log was copied whole",
+        ) from None
+
+
+def _read_eval_archive(path: Path) -> tuple[Any, Any]:
+    shown = str(path)
+    opener, damaged = _archive_support()
+    try:
+        with opener(path) as archive:
+            names = set(archive.namelist())
+            if "header.json" not in names:
+                raise InputError(
+                    "has no header.json: the eval never finished (status 'started')",
+                    file=shown,
+                    fix=_FIX_RERUN,
+                )
+            header = _member(archive, "header.json", shown)
+            if "summaries.json" in names:
+                samples = _member(archive, "summaries.json", shown)
+            else:
+                samples = [
+                    _member(archive, name, shown)
+                    for name in sorted(names)
+                    if name.startswith("samples/") and name.endswith(".json")
+                ]
+    except damaged as exc:
+        raise InputError(
+            f"is not a readable .eval archive ({short(str(exc), 80)})",
+            file=shown,
+            fix="check that the log was copied whole",
+        ) from None
+    return header, samples
+
+
+def score_value(value: object) -> float | None:
+    """Map an Inspect score value to [0, 1], or None when it has no such meaning.
+
+    ``C`` (correct) 1, ``P`` (partial) 0.5, ``I`` (incorrect) and ``N`` (no answer) 0,
+    as Inspect's own ``value_to_float``; booleans 0/1; numbers already in [0, 1].
+    """
+    if isinstance(value, str):
+        return SCORE_LETTERS.get(value)
+    return unit_number(value)
+
+
+def _text(container: Any, key: str, shown: str, where: str) -> str:
+    value = container.get(key) if isinstance(container, dict) else None
+    if not isinstance(value, str) or value == "":
+        raise InputError(
+            f"{where} has no {key} name",
+            file=shown,
+            field=f"{where}.{key}",
+            fix="give an unmodified Inspect log",
+        )
+    return value
+
+
+def _check_header(header: Any, shown: str) -> None:
+    if not isinstance(header, dict):
+        raise InputError("has no Inspect log header", file=shown)
+    status = header.get("status")
+    if status != "success":
+        error = header.get("error")
+        message = error.get("message") if isinstance(error, dict) else None
+        reason = f" ({short(message, 80)})" if isinstance(message, str) else ""
+        raise InputError(
+            f"the eval ended with status {short(status)}, not 'success'{reason}",
+            file=shown,
+            field="status",
+            fix=_FIX_RERUN,
+        )
+    if header.get("invalidated") is True:
+        raise InputError(
+            "some samples of this log were invalidated",
+            file=shown,
+            field="invalidated",
+            fix="re-run them with `inspect eval-retry LOG` and give the new log",
+        )
+
+
+def _scorer_names(header: dict[str, Any], samples: list[Any]) -> list[str]:
+    results = header.get("results")
+    listed = results.get("scores") if isinstance(results, dict) else None
+    names = [
+        s["name"]
+        for s in (listed if isinstance(listed, list) else [])
+        if isinstance(s, dict) and isinstance(s.get("name"), str)
+    ]
+    first = samples[0].get("scores") if isinstance(samples[0], dict) else None
+    seen = list(first) if isinstance(first, dict) else []
+    ordered = [n for n in names if n in seen] + [n for n in seen if n not in names]
+    return list(dict.fromkeys(ordered))
+
+
+def _runs(header: Any, samples: Any, shown: str) -> list[EvalRun]:
+    _check_header(header, shown)
+    model = _text(header.get("eval"), "model", shown, "eval")
+    task = _text(header.get("eval"), "task", shown, "eval")
+    metadata = header["eval"].get("metadata")
+    category = metadata.get("category") if isinstance(metadata, dict) else None
+    if not isinstance(category, str) or category == "":
+        category = DEFAULT_CATEGORY
+    if not isinstance(samples, list) or not samples:
+        raise InputError(
+            "holds no samples",
+            file=shown,
+            field="samples",
+            fix="check that the eval ran on a non-empty dataset",
+        )
+    scorers = _scorer_names(header, samples)
+    weight = 1.0 / max(1, len(scorers))
+    runs: list[EvalRun] = []
+    for number, sample in enumerate(samples, 1):
+        item, epoch, scores = _sample_parts(sample, number, shown)
+        where = f"sample {item!r} epoch {epoch}"
+        for scorer in scorers:
+            if scorer not in scores:
+                raise InputError(
+                    f"{where} has no score from scorer `{scorer}`",
+                    file=shown,
+                    field=f"scores.{scorer}",
+                    fix="score every sample with every scorer (`inspect score LOG`)",
+                )
+            entry = scores[scorer]
+            value = entry.get("value") if isinstance(entry, dict) else None
+            score = score_value(value)
+            if score is None:
+                raise InputError(
+                    f"{where}: scorer `{scorer}` gave {short(value)}, which is not C, "
+                    "I, P, N, a boolean or a number in [0, 1]",
+                    file=shown,
+                    field=f"scores.{scorer}.value",
+                    fix="use a scorer whose value maps to [0, 1], or convert the "
+                    "log to records with the score you mean",
+                )
+            task_id = task if len(scorers) == 1 else f"{task}/{scorer}"
+            runs.append(
+                EvalRun(
+                    model_id=model,
+                    task_id=task_id,
+                    score=score,
+                    metric_name=scorer,
+                    category=category,
+                    weight=weight,
+                    item_id=item,
+                    sample=epoch,
+                )
+            )
+    return runs
+
+
+def _sample_parts(
+    sample: Any, number: int, shown: str
+) -> tuple[str | int, int, dict[str, Any]]:
+    if not isinstance(sample, dict):
+        raise InputError(f"sample {number} is not an object", file=shown, record=number)
+    item = sample.get("id")
+    epoch = sample.get("epoch")
+    if isinstance(item, bool) or not isinstance(item, (str, int)):
+        raise InputError(
+            f"sample {number} has no usable id: {short(item)}",
+            file=shown,
+            record=number,
+            field="id",
+        )
+    if isinstance(epoch, bool) or not isinstance(epoch, int):
+        raise InputError(
+            f"sample {item!r} has no usable epoch: {short(epoch)}",
+            file=shown,
+            record=number,
+            field="epoch",
+        )
+    scores = sample.get("scores")
+    if not isinstance(scores, dict) or not scores:
+        error = sample.get("error")
+        if isinstance(error, dict):
+            error = error.get("message")
+        reason = f" (error: {short(error, 80)})" if isinstance(error, str) else ""
+        raise InputError(
+            f"sample {item!r} epoch {epoch} has no scores{reason}",
+            file=shown,
+            record=number,
+            field="scores",
+            fix=_FIX_RERUN,
+        )
+    return item, epoch, scores

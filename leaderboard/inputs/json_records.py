@@ -1,0 +1,317 @@
+"""The JSON readers of the input contract: ``.json`` (an array of records, or an
+object holding it under `records` or `runs`) and ``.jsonl``/``.ndjson`` (one record a
+line, blank lines allowed).
+
+JSON integers too long for `int` are kept as text (`BigInt`): fine as an ``item_id``,
+refused elsewhere. A key repeated in one object is refused, not silently overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.reading import (
+    MAX_DOCUMENT,
+    BigInt,
+    FieldProblem,
+    Intern,
+    Place,
+    _gzip_error,
+    _make_run,
+    check_keys,
+    check_text,
+    iter_lines,
+    open_binary,
+    printable,
+    relocate,
+    show,
+)
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+
+
+def _parse_int(text: str) -> int | BigInt:
+    return int(text) if len(text) <= 4000 else BigInt(text)
+
+
+class DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:  # pragma: no branch - a repeat exists
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
+
+
+def loads(text: str) -> Any:
+    """`json.loads` that keeps huge integers as text and refuses repeated keys."""
+    return _DECODER.decode(text)
+
+
+def _id(field: str, value: object, intern: Intern, *, integer_ok: bool) -> str:
+    if type(value) is str and value != "" and value.isprintable():
+        return intern(value)
+    if value is None:
+        raise FieldProblem(field, "is null", f"give every record a `{field}`")
+    if isinstance(value, BigInt):
+        if integer_ok:
+            return str(value)
+    elif isinstance(value, str):
+        if value == "":
+            raise FieldProblem(field, "is empty", f"give `{field}` a non-empty value")
+        return intern(check_text(field, value))
+    if integer_ok and isinstance(value, int) and not isinstance(value, bool):
+        return intern(str(value))
+    kind = "a string or an integer" if integer_ok else "a string"
+    raise FieldProblem(
+        field, f"must be {kind}, got {show(value)}", f"write `{field}` as {kind}"
+    )
+
+
+def _json_number(field: str, value: object) -> float | int | bool:
+    if isinstance(value, (int, float)) and not isinstance(value, BigInt):
+        return value
+    hint = "write the number without quotes" if isinstance(value, str) else "write a number"
+    raise FieldProblem(field, f"must be a number, got {show(value)}", hint)
+
+
+def run_from_object(
+    obj: object, intern: Intern, keys_seen: dict[tuple[str, ...], Any]
+) -> EvalRun:
+    """Validate one JSON record and make it an `EvalRun`.
+
+    Raises `FieldProblem` (or `InputError` from `EvalRun`) without the place.
+    """
+    if type(obj) is not dict:
+        raise FieldProblem(
+            None,
+            f"must be a JSON object, got {show(obj)}",
+            "write each record as an object such as "
+            '{"model_id": ..., "task_id": ..., "score": ...}',
+        )
+    keys = tuple(obj)
+    verdict = keys_seen.get(keys, keys_seen)
+    if verdict is keys_seen:
+        verdict = check_keys(keys)
+        if len(keys_seen) < 4096:
+            keys_seen[keys] = verdict
+    if verdict is not None:
+        raise verdict
+    get = obj.get
+    score = get("score")
+    if score is None:
+        raise FieldProblem("score", "is null", "give every record a score in [0, 1]")
+    score = _json_number("score", score)
+    weight = get("weight")
+    if weight is not None:
+        weight = _json_number("weight", weight)
+    category = get("category")
+    metric = get("metric_name")
+    item = get("item_id")
+    cluster = get("cluster")
+    sample = get("sample")
+    if sample is not None and (
+        not isinstance(sample, int) or isinstance(sample, bool) or sample < 0
+    ):
+        raise FieldProblem(
+            "sample",
+            f"must be a non-negative integer, got {show(sample)}",
+            "number repeated samples of an item 0, 1, 2, ...",
+        )
+    return _make_run(
+        model=_id("model_id", get("model_id"), intern, integer_ok=False),
+        task=_id("task_id", get("task_id"), intern, integer_ok=False),
+        score=score,
+        metric=None
+        if metric is None
+        else _id("metric_name", metric, intern, integer_ok=False),
+        category=DEFAULT_CATEGORY
+        if category is None
+        else _id("category", category, intern, integer_ok=False),
+        weight=1.0 if weight is None else weight,
+        item=None if item is None else _id("item_id", item, intern, integer_ok=True),
+        cluster=None
+        if cluster is None
+        else _id("cluster", cluster, intern, integer_ok=True),
+        sample=sample,
+    )
+
+
+def iter_json(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
+    """Records of a ``.json`` file: an array, or an object with `records` or `runs`."""
+    handle = open_binary(path, shown)
+    try:
+        with handle:
+            data = handle.read(MAX_DOCUMENT + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _gzip_error(shown, exc) from None
+    if len(data) > MAX_DOCUMENT:
+        raise InputError(
+            f"is a JSON document over {MAX_DOCUMENT // 2**20} MiB",
+            file=shown,
+            fix="write large runs as JSON Lines (.jsonl), which is read a line at a time",
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+            file=shown,
+            line=line,
+            fix="save the file as UTF-8",
+        ) from None
+    del data
+    try:
+        doc = loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"is not valid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
+            file=shown,
+            line=exc.lineno,
+            fix="fix the JSON syntax, or give one record a line in a .jsonl file",
+        ) from None
+    except DuplicateKeyError as exc:
+        raise InputError(
+            "appears twice in one object",
+            file=shown,
+            field=printable(exc.key),
+            fix="keep one value per field",
+        ) from None
+    except RecursionError:
+        raise InputError(
+            "is nested too deeply to be eval records",
+            file=shown,
+            fix="give an array of flat record objects",
+        ) from None
+    del text
+    records = _record_array(doc, shown)
+    keys_seen: dict[tuple[str, ...], Any] = {}
+    for number, obj in enumerate(records, start=1):
+        try:
+            run = run_from_object(obj, intern, keys_seen)
+        except FieldProblem as problem:
+            raise problem.at(shown, record=number) from None
+        except InputError as err:
+            raise relocate(err, shown, record=number) from None
+        yield number, run
+
+
+def _record_array(doc: object, shown: str) -> list[Any]:
+    if isinstance(doc, list):
+        return doc
+    if isinstance(doc, dict):
+        holders = [key for key in ("records", "runs") if key in doc]
+        if len(holders) == 1 and isinstance(doc[holders[0]], list):
+            return list(doc[holders[0]])
+        if len(holders) == 1:
+            raise InputError(
+                f"must be an array, got {show(doc[holders[0]])}",
+                file=shown,
+                field=holders[0],
+                fix="hold the records in an array",
+            )
+        if holders:
+            raise InputError(
+                "holds both `records` and `runs`",
+                file=shown,
+                fix="keep the records under one of them",
+            )
+        if "model_id" in doc or "score" in doc:
+            raise InputError(
+                "holds a single record, not an array of records",
+                file=shown,
+                fix="wrap it in [ ], or write one record a line in a .jsonl file",
+            )
+        found = ", ".join(repr(printable(k, 20)) for k in sorted(doc)[:5]) or "none"
+        raise InputError(
+            f"is a JSON object without `records` or `runs` (keys: {found})",
+            file=shown,
+            fix="give an array of records, an object "
+            '{"records": [...]}, or pass --format inspect|lm-eval for a '
+            "framework log",
+        )
+    raise InputError(
+        f"must hold an array of records, got {show(doc)}",
+        file=shown,
+        fix="give an array of record objects",
+    )
+
+
+def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
+    """Records of a JSON Lines file, one object a line; blank lines are skipped."""
+    keys_seen: dict[tuple[str, ...], Any] = {}
+    number = 0
+    handle = open_binary(path, shown)
+    try:
+        with handle:
+            for number, raw in iter_lines(handle, shown):
+                if raw.isspace() or not raw:
+                    continue
+                yield number, _jsonl_line(raw, shown, number, intern, keys_seen)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _gzip_error(shown, exc, number + 1) from None
+
+
+def _jsonl_line(
+    raw: bytes,
+    shown: str,
+    number: int,
+    intern: Intern,
+    keys_seen: dict[tuple[str, ...], Any],
+) -> EvalRun:
+    try:
+        text = raw.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+            file=shown,
+            line=number,
+            fix="save the file as UTF-8",
+        ) from None
+    try:
+        obj = loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"is not valid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
+            file=shown,
+            line=number,
+            fix="write one complete JSON object per line, "
+            "with no line breaks inside a record",
+        ) from None
+    except DuplicateKeyError as exc:
+        raise InputError(
+            "appears twice in one record",
+            file=shown,
+            line=number,
+            field=printable(exc.key),
+            fix="keep one value per field",
+        ) from None
+    except RecursionError:
+        raise InputError(
+            "is nested too deeply to be an eval record",
+            file=shown,
+            line=number,
+            fix="write flat record objects",
+        ) from None
+    try:
+        return run_from_object(obj, intern, keys_seen)
+    except FieldProblem as problem:
+        raise problem.at(shown, line=number) from None
+    except InputError as err:
+        raise relocate(err, shown, line=number) from None

@@ -1,0 +1,322 @@
+"""Readers for the record formats of the input contract: JSON, JSON Lines and CSV.
+
+Each reader streams `(place, EvalRun)` pairs from one file, where ``place`` is the
+1-based line (JSON Lines, CSV; the CSV header is line 1) or the 1-based record number
+(a JSON array). Any file may be gzipped; gzip is recognised by its magic bytes.
+
+Canonical form (so the same record read from JSON and from CSV is the same record):
+``item_id`` and ``cluster`` are always strings (the JSON integer ``42`` and the CSV
+cell ``42`` both become ``"42"``); ``category`` defaults to ``"general"``, ``weight``
+to 1.0; a JSON ``null`` or an empty CSV cell of an optional field means absent.
+"""
+
+from __future__ import annotations
+
+import difflib
+import gzip
+import json
+import unicodedata
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, cast
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.records import EvalRun
+
+GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+HEAD_BYTES = 64 * 1024
+MAX_LINE = 16 * 2**20  # no eval record is this long; a longer "line" is a wrong file
+MAX_DOCUMENT = 2**30  # a .json document is parsed whole; beyond this, use JSON Lines
+FIELDS = (
+    "model_id",
+    "task_id",
+    "score",
+    "metric_name",
+    "category",
+    "weight",
+    "item_id",
+    "cluster",
+    "sample",
+)
+REQUIRED = ("model_id", "task_id", "score")
+RECORD_KINDS = ("json", "jsonl", "csv")
+EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+# Names runners use for a required field; only suggested when the field is missing.
+_ALIASES = {
+    "model": "model_id",
+    "model_name": "model_id",
+    "system": "model_id",
+    "task": "task_id",
+    "task_name": "task_id",
+    "benchmark": "task_id",
+    "value": "score",
+    "accuracy": "score",
+    "acc": "score",
+}
+_BAD_CHARS = {
+    "Cc": "a control character",
+    "Cs": "a lone surrogate (not a character)",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+_MAX_SHOWN = 60
+
+Place = tuple[int, EvalRun]
+Intern = Callable[[str], str]
+
+
+class FieldProblem(Exception):
+    """A problem with one field of one record, before its place is known."""
+
+    def __init__(self, field: str | None, problem: str, fix: str) -> None:
+        super().__init__(problem)
+        self.field = field
+        self.problem = problem
+        self.fix = fix
+
+    def at(
+        self, file: str, *, line: int | None = None, record: int | None = None
+    ) -> InputError:
+        return InputError(
+            self.problem,
+            file=file,
+            line=line,
+            record=record,
+            field=self.field,
+            fix=self.fix,
+        )
+
+
+class BigInt(str):
+    """A JSON integer too long for `int` (over 4000 digits): kept as its text."""
+
+
+def relocate(
+    err: InputError, file: str, *, line: int | None = None, record: int | None = None
+) -> InputError:
+    """Return `err` (raised by `EvalRun`) with its place in the file filled in."""
+    return InputError(
+        err.problem, file=file, line=line, record=record, field=err.field, fix=err.fix
+    )
+
+
+def printable(text: str, limit: int = _MAX_SHOWN) -> str:
+    """`text` safe inside a one-line message: escaped when invisible, cut when long."""
+    if not text.isprintable():
+        text = repr(text)[1:-1]
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def show(value: object) -> str:  # noqa: PLR0911 - one return per JSON type
+    """A short, one-line rendering of a value for an error message."""
+    if isinstance(value, BigInt):
+        return f"an integer of {len(value)} digits"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, str):
+        text = repr(value)
+        return "string " + (text if len(text) <= _MAX_SHOWN else text[:_MAX_SHOWN] + "...")
+    if isinstance(value, (int, float)):
+        text = repr(value)
+        return text if len(text) <= _MAX_SHOWN else f"a number of {len(text)} digits"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__  # pragma: no cover - JSON has no other types
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def open_binary(path: Path, shown: str) -> IO[bytes]:
+    """Open `path` for reading bytes, un-gzipping it when it starts with gzip's magic."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise InputError(
+            "no such file",
+            file=shown,
+            fix="check the path; it is relative to the working directory",
+        ) from None
+    except IsADirectoryError:
+        raise InputError(
+            "is a directory, not a file",
+            file=shown,
+            fix="give files, or a glob such as 'results/**/*.jsonl'",
+        ) from None
+    except OSError as exc:
+        raise InputError(
+            f"cannot be read ({exc.strerror})",
+            file=shown,
+            fix="check the file's permissions",
+        ) from None
+    try:
+        magic = handle.read(2)
+        handle.seek(0)
+    except OSError as exc:
+        handle.close()
+        raise InputError(
+            f"cannot be read ({exc.strerror})", file=shown, fix="give a regular file"
+        ) from None
+    if magic == GZIP_MAGIC:
+        handle.close()
+        return cast(IO[bytes], gzip.open(path, "rb"))
+    if magic and path.name.lower().endswith(".gz"):
+        handle.close()
+        raise InputError(
+            "is named .gz but is not gzip-compressed",
+            file=shown,
+            fix="compress it with gzip, or drop the .gz suffix",
+        )
+    return handle
+
+
+def _gzip_error(shown: str, exc: BaseException, line: int | None = None) -> InputError:
+    return InputError(
+        f"is not a valid gzip stream or is truncated: {exc}",
+        file=shown,
+        line=line,
+        fix="re-create the file with gzip",
+    )
+
+
+def iter_lines(handle: IO[bytes], shown: str) -> Iterator[tuple[int, bytes]]:
+    """Number the lines of `handle` from 1, without a leading BOM, each at most MAX_LINE.
+
+    The cap keeps a file without line breaks (or a gzip bomb of one) from being read
+    into memory whole.
+    """
+    readline = handle.readline
+    number = 0
+    while raw := readline(MAX_LINE + 1):
+        number += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            raise InputError(
+                f"is longer than {MAX_LINE // 2**20} MiB",
+                file=shown,
+                line=number,
+                fix="write one record a line; check that the file is JSON Lines or CSV",
+            )
+        if number == 1 and raw.startswith(UTF8_BOM):
+            raw = raw[3:]
+        yield number, raw
+
+
+def read_head(path: Path, shown: str, size: int = HEAD_BYTES) -> bytes:
+    """Return the first `size` bytes of `path`, un-gzipped."""
+    handle = open_binary(path, shown)
+    try:
+        with handle:
+            return handle.read(size)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _gzip_error(shown, exc) from None
+
+
+def kind_from_name(path: Path) -> str | None:
+    """The record kind its name says (``data.jsonl.gz`` -> ``jsonl``), or None."""
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return EXTENSIONS.get(Path(name).suffix)
+
+
+def kind_from_content(head: bytes) -> str | None:
+    """Guess the record kind from the first bytes of a file with no telling name."""
+    text = head.removeprefix(UTF8_BOM).lstrip()
+    if text.startswith(b"["):
+        return "json"
+    if text.startswith(b"{"):
+        first = text.split(b"\n", 1)[0]
+        try:
+            json.loads(first)
+        except ValueError:
+            return "json"
+        return "jsonl"
+    header = text.split(b"\n", 1)[0].lower()
+    if b"," in header and b"model_id" in header and b"score" in header:
+        return "csv"
+    return None
+
+
+def check_text(field: str, value: str) -> str:
+    """Refuse control characters, lone surrogates and line separators in an id."""
+    if value.isprintable():
+        return value
+    for char in value:
+        kind = _BAD_CHARS.get(unicodedata.category(char))
+        if kind is not None:
+            raise FieldProblem(
+                field,
+                f"contains U+{ord(char):04X}, {kind}",
+                f"remove newlines, tabs and other invisible characters from `{field}`",
+            )
+    return value
+
+
+def suggest(key: str) -> str | None:
+    """The contract field `key` is probably a misspelling of, if any."""
+    norm = key.strip().lower().replace("-", "_").replace(" ", "_")
+    if norm in FIELDS:
+        return norm
+    squashed = norm.replace("_", "")
+    for field in FIELDS:
+        if field.replace("_", "") == squashed:
+            return field
+    close = difflib.get_close_matches(norm, FIELDS, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def check_keys(keys: tuple[str, ...]) -> FieldProblem | None:
+    """A near-miss of a contract field whose real name is absent, or a missing field."""
+    present = set(keys)
+    for key in keys:
+        if key in FIELDS:
+            continue
+        target = suggest(key)
+        if target is not None and target not in present:
+            return FieldProblem(
+                printable(key),
+                f"is not a field of the input contract; did you mean `{target}`?",
+                f"rename `{printable(key)}` to `{target}`",
+            )
+    for field in REQUIRED:
+        if field not in present:
+            alias = next(
+                (k for k in keys if _ALIASES.get(k.strip().lower()) == field), None
+            )
+            fix = (
+                f"rename `{printable(alias)}` to `{field}`"
+                if alias is not None
+                else f"add `{field}` to every record; {', '.join(REQUIRED)} are required"
+            )
+            return FieldProblem(field, "is missing", fix)
+    return None
+
+
+def _make_run(
+    *,
+    model: str,
+    task: str,
+    score: float | int | bool,
+    metric: str | None,
+    category: str,
+    weight: float | int | bool,
+    item: str | None,
+    cluster: str | None,
+    sample: int | None,
+) -> EvalRun:
+    if item is None and (cluster is not None or sample is not None):
+        field = "cluster" if cluster is not None else "sample"
+        raise FieldProblem(
+            field,
+            "is given without `item_id`",
+            f"add `item_id` to item-level records, or drop `{field}`",
+        )
+    if type(score) is bool or (type(score) is int and 0 <= score <= 1):
+        score = float(score)
+    if type(weight) is int and 0 < weight <= 2**53:
+        weight = float(weight)
+    return EvalRun(model, task, score, metric, category, weight, item, cluster, sample)

@@ -1,0 +1,321 @@
+"""Where records come from (paths, globs, formats) and the checks across records.
+
+`collect` turns the paths given to `load_runs` into records; `check_runs` refuses
+duplicates, mixed item- and task-level records and inconsistent task metadata, naming
+both places. Places are found again by re-reading the files on that error path only,
+so a million good records carry no bookkeeping.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError, UsageError
+from leaderboard.inputs import frameworks
+from leaderboard.inputs.csv_records import iter_csv
+from leaderboard.inputs.json_records import iter_json, iter_jsonl
+from leaderboard.inputs.reading import (
+    FieldProblem,
+    Place,
+    check_text,
+    kind_from_content,
+    kind_from_name,
+    read_head,
+)
+from leaderboard.inputs.records import EvalRun
+
+FRAMEWORK_FORMATS = frameworks.FRAMEWORK_FORMATS
+FORMATS = ("auto", "records", *FRAMEWORK_FORMATS)
+_READERS: dict[str, Callable[[Path, str, Callable[[str], str]], Iterator[Place]]] = {
+    "json": iter_json,
+    "jsonl": iter_jsonl,
+    "csv": iter_csv,
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Source:
+    """One input file and how it is read (a record kind or a framework name)."""
+
+    shown: str
+    path: Path
+    reader: str
+
+    @property
+    def unit(self) -> str:
+        return "record" if self.reader not in ("jsonl", "csv") else "line"
+
+    def places(self) -> Iterator[Place]:
+        """Re-read the file, yielding (line or record number, run)."""
+        if self.reader in _READERS:
+            yield from _READERS[self.reader](self.path, self.shown, sys.intern)
+        else:
+            yield from enumerate(_read_framework(self.reader, self.path, self.shown), 1)
+
+
+def _shown(text: str) -> str:
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
+def expand(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+) -> list[Source]:
+    """The files named by `paths`, globs expanded (sorted), each file once."""
+    items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    if not items:
+        raise UsageError("no input files given: name at least one file or glob")
+    sources: list[Source] = []
+    seen: set[str] = set()
+    for item in items:
+        text = os.fspath(item) if isinstance(item, (str, os.PathLike)) else None
+        if not isinstance(text, str) or text.strip() == "" or "\0" in text:
+            raise UsageError(f"not a usable path: {item!r}; give a file name or a glob")
+        files = [text]
+        if glob.has_magic(text) and not os.path.lexists(text):
+            files = [
+                f for f in sorted(glob.glob(text, recursive=True)) if os.path.isfile(f)
+            ]
+            if not files:
+                raise InputError(
+                    "no file matches this pattern",
+                    file=_shown(text),
+                    fix="check the pattern and the working directory, and "
+                    "quote it so the shell does not expand it",
+                )
+        for name in files:
+            key = os.path.realpath(name)
+            if key not in seen:
+                seen.add(key)
+                sources.append(Source(_shown(name), Path(name), ""))
+    return sources
+
+
+def _sniff(path: Path, head: bytes) -> str | None:
+    return frameworks.sniff(path, head)
+
+
+def _read_framework(fmt: str, path: Path, shown: str) -> list[EvalRun]:
+    runs: list[EvalRun] = []
+    for number, run in enumerate(frameworks.read(fmt, path), start=1):
+        _check_ids(run, shown, number)
+        if isinstance(run.item_id, int) or isinstance(run.cluster, int):
+            run = dataclasses.replace(  # noqa: PLW2901 - canonical string ids
+                run,
+                item_id=None if run.item_id is None else str(run.item_id),
+                cluster=None if run.cluster is None else str(run.cluster),
+            )
+        runs.append(run)
+    return runs
+
+
+_ID_FIELDS = ("model_id", "task_id", "category", "metric_name", "item_id", "cluster")
+
+
+def _check_ids(run: EvalRun, shown: str, number: int) -> None:
+    """The rule the records readers apply: no control character in an id.
+
+    A framework's log names models and tasks too (lm-eval's ``model_name``): a
+    newline, a lone surrogate or a line separator there would reach the report, the
+    comment and the log as from any artifact.
+    """
+    for field in _ID_FIELDS:
+        value = getattr(run, field)
+        if isinstance(value, str):
+            try:
+                check_text(field, value)
+            except FieldProblem as problem:
+                raise problem.at(shown, record=number) from None
+
+
+def _reader_for(source: Source, fmt: str) -> str:
+    if fmt in FRAMEWORK_FORMATS:
+        return fmt
+    head = read_head(source.path, source.shown)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(
+            "is UTF-16 encoded",
+            file=source.shown,
+            fix="save it as UTF-8 (in PowerShell: Out-File -Encoding utf8)",
+        )
+    if not head:
+        raise InputError(
+            "is empty",
+            file=source.shown,
+            fix="check that the eval runner wrote its results to this file",
+        )
+    if fmt == "auto":
+        found = _sniff(source.path, head)
+        if found is not None:
+            return found
+    kind = kind_from_name(source.path) or kind_from_content(head)
+    if kind is None:
+        tried = ", ".join([*FRAMEWORK_FORMATS, "JSON", "JSON Lines", "CSV"])
+        raise InputError(
+            f"is in no recognised format (tried {tried})",
+            file=source.shown,
+            fix="name record files .json, .jsonl, .ndjson or .csv, optionally gzipped, "
+            "or pass --format",
+        )
+    return kind
+
+
+def collect(
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], fmt: str
+) -> tuple[list[EvalRun], list[Source]]:
+    """Read every file named by `paths` with the reader `fmt` chooses."""
+    if fmt not in FORMATS:
+        raise UsageError(f"--format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    runs: list[EvalRun] = []
+    sources = []
+    for found in expand(paths):
+        source = dataclasses.replace(found, reader=_reader_for(found, fmt))
+        before = len(runs)
+        if source.reader in _READERS:
+            runs.extend(
+                run
+                for _, run in _READERS[source.reader](source.path, source.shown, sys.intern)
+            )
+        else:
+            runs.extend(_read_framework(source.reader, source.path, source.shown))
+        if len(runs) == before:
+            raise InputError(
+                "holds no records",
+                file=source.shown,
+                fix="check that the eval runner wrote its results to this file",
+            )
+        sources.append(source)
+    return runs, sources
+
+
+def _where(run: EvalRun) -> str:
+    text = f"model {run.model_id!r}, task {run.task_id!r}"
+    if run.item_id is not None:
+        text += f", item {run.item_id!r}"
+    if run.sample is not None:
+        text += f", sample {run.sample}"
+    return text
+
+
+def _refuse(
+    sources: list[Source],
+    matches: list[Callable[[EvalRun], bool]],
+    problem: str,
+    *,
+    field: str | None,
+    fix: str,
+) -> InputError:
+    """An InputError at the first place matching ``matches[0]``, naming the other place."""
+    found: list[tuple[Source, int] | None] = [None] * len(matches)
+    for source in sources:
+        for number, run in source.places():
+            for index, match in enumerate(matches):
+                if found[index] is None and match(run) and (source, number) not in found:
+                    found[index] = (source, number)
+                    break
+            if all(found):
+                break
+        if all(found):
+            break
+    first, other = found[0], found[-1]
+    if other is not None and other is not first:
+        problem += f"; the other is {other[0].shown}, {other[0].unit} {other[1]}"
+    if first is None:  # pragma: no cover - the runs came from these sources
+        return InputError(problem, field=field, fix=fix)
+    source, number = first
+    place: dict[str, Any] = {source.unit: number}
+    return InputError(problem, file=source.shown, field=field, fix=fix, **place)
+
+
+def _same_record(a: EvalRun) -> Callable[[EvalRun], bool]:
+    key = (a.model_id, a.task_id, a.item_id, a.sample)
+    return lambda r: (r.model_id, r.task_id, r.item_id, r.sample) == key
+
+
+def check_runs(runs: list[EvalRun], sources: list[Source]) -> None:
+    """Refuse what no single record shows: repeats, mixed levels, conflicting tasks.
+
+    `runs` must be in canonical order (`canonical_sort`), so repeats are neighbours.
+    """
+    tasks: dict[str, EvalRun] = {}
+    prev: EvalRun | None = None
+    for run in runs:
+        if (
+            prev is not None
+            and prev.model_id == run.model_id
+            and prev.task_id == run.task_id
+        ):
+            _check_neighbours(prev, run, sources)
+        first = tasks.setdefault(run.task_id, run)
+        if first.category != run.category or first.weight != run.weight:
+            raise _task_conflict(first, run, sources)
+        prev = run
+
+
+def _check_neighbours(prev: EvalRun, run: EvalRun, sources: list[Source]) -> None:
+    model, task = run.model_id, run.task_id
+    if (prev.item_id is None) != (run.item_id is None):
+        raise _refuse(
+            sources,
+            [
+                lambda r: r.model_id == model and r.task_id == task and r.item_id is None,
+                lambda r: (
+                    r.model_id == model and r.task_id == task and r.item_id is not None
+                ),
+            ],
+            f"{_where(prev)} has a task-level record (no item_id) here and item-level "
+            "records elsewhere",
+            field="item_id",
+            fix="give every record of a (model, task) an item_id, or none of them",
+        )
+    if prev.item_id != run.item_id:
+        return
+    if prev.sample == run.sample:
+        same = _same_record(run)
+        raise _refuse(
+            sources,
+            [same, same],
+            f"duplicate record for {_where(run)}",
+            field=None,
+            fix="keep one record per (model_id, task_id, item_id, sample): drop the "
+            "repeat, or number repeated samples of an item with `sample`",
+        )
+    if prev.sample is None:
+        item = run.item_id
+        raise _refuse(
+            sources,
+            [
+                lambda r: (
+                    (r.model_id, r.task_id, r.item_id) == (model, task, item)
+                    and r.sample is None
+                ),
+                lambda r: (
+                    (r.model_id, r.task_id, r.item_id) == (model, task, item)
+                    and r.sample is not None
+                ),
+            ],
+            f"{_where(prev)} has a record without `sample` here and numbered samples "
+            "elsewhere",
+            field="sample",
+            fix="number every sample of an item, or give the item one record",
+        )
+
+
+def _task_conflict(first: EvalRun, run: EvalRun, sources: list[Source]) -> InputError:
+    field = "category" if first.category != run.category else "weight"
+    task, a, b = run.task_id, getattr(first, field), getattr(run, field)
+    return _refuse(
+        sources,
+        [
+            lambda r: r.task_id == task and getattr(r, field) == a,
+            lambda r: r.task_id == task and getattr(r, field) == b,
+        ],
+        f"task {task!r} has {field} {a!r} here and {b!r} elsewhere",
+        field=field,
+        fix=f"give every record of a task the same {field}",
+    )

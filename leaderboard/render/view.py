@@ -1,0 +1,354 @@
+"""The view model: what templates see of a `Report`, every artifact string pre-escaped.
+
+Templates never receive the `Report` itself. Every model, task and category id and every
+warning reaches them already passed through `escape.md_text`, so neither the
+built-in template nor a user's can forget to escape. Numbers stay numbers; the filters
+`num`, `signed`, `pct`, `ci` and `count` (registered in every environment) format them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from leaderboard.render.escape import code_fence, md_text, safe_url, truncate
+from leaderboard.render.numbers import count, pct
+from leaderboard.render.plot import PlotRow, forest_plot
+from leaderboard.render.verdict import (
+    ID_LIMIT,
+    esc_id,
+    scope_text,
+    settings_line,
+    short_sha,
+    verdict,
+)
+from leaderboard.report import GateComparison, LeaderboardRow, Report
+
+__all__ = ["ID_LIMIT", "Options", "View", "build_view", "esc_id", "short_sha"]
+
+PLOT_FOLD = 25  # fold the plot in <details> above this many models
+
+
+# --- the view ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """Which parts of the report to show; `comment` shrinks these to fit."""
+
+    target: str = "comment"  # "comment" or "summary"
+    pairwise: bool = True
+    categories: bool = True
+    plot: bool = True
+    gate_rows: str = "all"  # "all", "regressed" or "none"
+    top: int | None = None  # show only the best `top` leaderboard rows
+    warnings: bool = True
+    max_ties: int = 200
+    max_warnings: int = 10
+    warning_chars: int = 500
+
+
+@dataclass(frozen=True)
+class RowView:
+    rank: int
+    model: str
+    mean: float
+    lo: float
+    hi: float
+    win_rate: float
+    tasks: str
+    complete: bool
+    missing: str
+    rank_range: str
+    marks: str
+    categories: list[float | None]
+    baseline: bool
+    regressed: bool
+
+
+@dataclass(frozen=True)
+class TieView:
+    model_a: str
+    model_b: str
+    diff: float
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    candidate: str
+    baseline: str
+    scope: str
+    diff: float
+    lo: float
+    hi: float
+    confidence: float
+    margin: float
+    mdr: float
+    regressed: bool
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything a template may use, as ``view``. Strings are markdown, already escaped.
+
+    A user template (the ``template`` input) gets exactly this. The main parts:
+    ``verdict`` (the first line, complete), ``rows`` (`RowView`: ``rank``, ``model``,
+    ``mean``, ``lo``, ``hi``, ``win_rate``, ``tasks``, ``rank_range``, ``marks``,
+    ``categories`` values in the order of ``categories``), ``extra_rows`` (the
+    baseline and regressed candidates below a cut), ``plot`` (a fenced code block or
+    None), ``ties`` (`TieView`), ``comparisons`` (`ComparisonView`: ``candidate``,
+    ``scope``, ``diff``, ``lo``, ``hi``, ``confidence``, ``margin``, ``mdr``,
+    ``regressed``), ``warnings``, ``settings_line``, ``data_line``, ``omitted`` (what
+    was left out to fit the size limit) with ``full_report`` (where to find it), and
+    ``footer``. Numbers are floats: format them with the filters ``num``, ``signed``,
+    ``pct``, ``ci`` (``{{ row.lo | ci(row.hi) }}``) and ``count``.
+    """
+
+    target: str
+    verdict: str
+    status: str  # "regression", "no-regression" or "no-gate"
+    header: str
+    head_sha: str | None
+    run_url: str | None
+    summary_url: str | None
+    confidence: float
+    interval_header: str
+    resamples: int
+    seed: int
+    margin: float
+    method: str
+    unit: str
+    settings_line: str
+    rows: list[RowView]
+    extra_rows: list[RowView]
+    rows_omitted: int
+    incomplete: list[RowView]
+    plot: str | None
+    fold_plot: bool
+    pairs_total: int
+    ties_total: int
+    ties: list[TieView]
+    categories: list[str]
+    gate_baseline: str | None
+    gate_regressed: bool
+    gate_adjustment: str
+    gate_adjustment_text: str
+    gate_family_size: int
+    gate_total: int
+    comparisons: list[ComparisonView]
+    warnings: list[str]
+    warnings_omitted: int
+    omitted: list[str]
+    full_report: str
+    footer: str
+    data_line: str
+    shown: dict[str, bool] = field(default_factory=dict)
+
+
+def _row(
+    r: LeaderboardRow, cats: list[str], base: str | None, regressed: set[str]
+) -> RowView:
+    is_base = r.model_id == base
+    marks = " (baseline)" if is_base else ""
+    if r.model_id in regressed:
+        marks += " 🔴 regressed"
+    tasks = f"{r.tasks_completed}/{r.tasks_total}" + ("" if r.complete else " ⚠️")
+    missing = ", ".join(esc_id(t) for t in r.missing_tasks[:5])
+    if len(r.missing_tasks) > 5:
+        missing += f" and {len(r.missing_tasks) - 5} more"
+    if not r.complete and not missing:
+        missing = "some items"
+    rank_range = (
+        str(r.rank_lo) if r.rank_lo == r.rank_hi else f"{r.rank_lo}\N{EN DASH}{r.rank_hi}"
+    )
+    return RowView(
+        rank=r.rank,
+        model=esc_id(r.model_id),
+        mean=r.mean_score,
+        lo=r.mean_ci_lo,
+        hi=r.mean_ci_hi,
+        win_rate=r.win_rate,
+        tasks=tasks,
+        complete=r.complete,
+        missing=missing,
+        rank_range=rank_range,
+        marks=marks,
+        categories=[r.categories.get(c) for c in cats],
+        baseline=is_base,
+        regressed=r.model_id in regressed,
+    )
+
+
+def _comparison(c: GateComparison) -> ComparisonView:
+    return ComparisonView(
+        candidate=esc_id(c.candidate),
+        baseline=esc_id(c.baseline),
+        scope=scope_text(c.scope),
+        diff=c.diff_mean,
+        lo=c.ci_lo,
+        hi=c.ci_hi,
+        confidence=c.confidence,
+        margin=c.margin,
+        mdr=c.min_detectable_regression,
+        regressed=c.regressed,
+    )
+
+
+def _plot(report: Report, rows: list[LeaderboardRow]) -> str:
+    base = report.gate.baseline
+    base_mean = next((r.mean_score for r in report.leaderboard if r.model_id == base), None)
+    plot_rows = [
+        PlotRow(
+            r.model_id, r.mean_score, r.mean_ci_lo, r.mean_ci_hi, r.rank, r.model_id == base
+        )
+        for r in rows
+    ]
+    label = f"{pct(report.settings.confidence)} interval"
+    plot = forest_plot(plot_rows, baseline=base_mean, interval_label=label)
+    return code_fence(plot).rstrip("\n")
+
+
+def _full_report(target: str, summary_url: str | None, run_url: str | None) -> str:
+    if target == "summary":
+        return "the JSON report (the `json-report` output of the action, `--json` locally)"
+    if summary_url:
+        where = f"[the job summary]({summary_url})"
+    elif run_url:
+        where = f"the job summary of [this workflow run]({run_url})"
+    else:
+        where = "the job summary of this workflow run"
+    return f"{where} and the JSON report (`json-report`)"
+
+
+def build_view(
+    report: Report,
+    *,
+    head_sha: str | None = None,
+    run_url: str | None = None,
+    summary_url: str | None = None,
+    header: str = "leaderboard",
+    options: Options | None = None,
+) -> View:
+    """Build the escaped view of `report` that templates render.
+
+    Parameters
+    ----------
+    report : Report
+        The report; its ids are untrusted.
+    head_sha, run_url, summary_url, header
+        What `leaderboard.render.comment.CommentContext` holds.
+    options : Options, optional
+        Which parts to show (all by default).
+
+    Returns
+    -------
+    View
+        Strings escaped for markdown, numbers as numbers.
+    """
+    opt = options or Options()
+    sha = short_sha(head_sha)
+    run = safe_url(run_url)
+    summary = safe_url(summary_url)
+    head = esc_id(truncate(header, 100))
+    gate = report.gate
+    cats = sorted({c for r in report.leaderboard for c in r.categories})
+    regressed = {c.candidate for c in gate.comparisons if c.regressed}
+    rows_all = report.leaderboard
+    shown_rows = rows_all if opt.top is None else rows_all[: opt.top]
+    extra = [
+        r
+        for r in rows_all[len(shown_rows) :]
+        if r.model_id == gate.baseline or r.model_id in regressed
+    ]
+    omitted_rows = len(rows_all) - len(shown_rows) - len(extra)
+    ties_all = [p for p in report.pairwise if not p.significant]
+    ties = ties_all[: opt.max_ties] if opt.pairwise else []
+    if opt.gate_rows == "all":
+        comps = gate.comparisons
+    elif opt.gate_rows == "regressed":
+        comps = [c for c in gate.comparisons if c.regressed]
+    else:
+        comps = []
+    warns = report.warnings[: opt.max_warnings] if opt.warnings else []
+
+    omitted: list[str] = []
+    if not opt.pairwise and report.pairwise:
+        omitted.append("the table of models that cannot be told apart")
+    elif len(ties) < len(ties_all):
+        omitted.append(f"{count(len(ties_all) - len(ties))} of the undecided pairs")
+    if not opt.categories and len(cats) > 1:
+        omitted.append("the means per category")
+    if not opt.plot and rows_all:
+        omitted.append("the interval plot")
+    if len(comps) < len(gate.comparisons):
+        left = len(gate.comparisons) - len(comps)
+        omitted.append(f"{count(left)} gate comparison{'s' * (left != 1)}")
+    if omitted_rows:
+        omitted.append(
+            f"{count(omitted_rows)} of {count(len(rows_all))} leaderboard rows"
+            f" (the best {count(len(shown_rows))} are shown)"
+        )
+    if len(warns) < len(report.warnings):
+        omitted.append(f"{count(len(report.warnings) - len(warns))} warnings")
+
+    d = report.data
+    data_line = (
+        f"{count(d.models)} models · {count(d.tasks)} tasks · {count(d.records)} records"
+    )
+    if d.items:
+        data_line += f" · {count(d.items)} items"
+    if d.clusters:
+        data_line += f" · {count(d.clusters)} clusters"
+    row_views = [_row(r, cats, gate.baseline, regressed) for r in shown_rows]
+    extra_views = [_row(r, cats, gate.baseline, regressed) for r in extra]
+    return View(
+        target=opt.target,
+        verdict=verdict(report, sha, run, head),
+        status="no-gate"
+        if gate.baseline is None
+        else ("regression" if gate.regressed else "no-regression"),
+        header=head,
+        head_sha=sha,
+        run_url=run,
+        summary_url=summary,
+        confidence=report.settings.confidence,
+        interval_header=f"{pct(report.settings.confidence)} interval",
+        resamples=report.settings.resamples,
+        seed=report.settings.seed,
+        margin=report.settings.margin,
+        method=md_text(report.settings.method),
+        unit=md_text(report.settings.unit),
+        settings_line=settings_line(report),
+        rows=row_views,
+        extra_rows=extra_views,
+        rows_omitted=omitted_rows,
+        incomplete=[r for r in row_views + extra_views if not r.complete],
+        plot=_plot(report, shown_rows + extra) if opt.plot and rows_all else None,
+        fold_plot=len(shown_rows) + len(extra) > PLOT_FOLD,
+        pairs_total=len(report.pairwise),
+        ties_total=len(ties_all),
+        ties=[
+            TieView(esc_id(p.model_a), esc_id(p.model_b), p.diff_mean, p.ci_lo, p.ci_hi)
+            for p in ties
+        ],
+        categories=[esc_id(c) for c in cats] if opt.categories and len(cats) > 1 else [],
+        gate_baseline=esc_id(gate.baseline) if gate.baseline is not None else None,
+        gate_regressed=gate.regressed,
+        gate_adjustment=gate.adjustment,
+        gate_adjustment_text=(
+            "each at a Bonferroni-adjusted confidence level"
+            if gate.adjustment == "bonferroni"
+            else "no adjustment for multiple comparisons"
+        ),
+        gate_family_size=gate.family_size,
+        gate_total=len(gate.comparisons),
+        comparisons=[_comparison(c) for c in comps],
+        warnings=[md_text(truncate(w, opt.warning_chars)) for w in warns],
+        warnings_omitted=len(report.warnings) - len(warns),
+        omitted=omitted,
+        full_report=_full_report(opt.target, summary, run),
+        footer=md_text(report.generator),
+        data_line=data_line,
+        shown={"pairwise": opt.pairwise, "categories": opt.categories, "plot": opt.plot},
+    )

@@ -1,0 +1,28 @@
+"""Stage 2, statistics: from records to a `leaderboard.report.Report`.
+
+- `design`: records laid out as models, strata (tasks) and units (tasks or items);
+- `estimates`: which weighted means the report needs, as columns;
+- `bootstrap`: one shared set of stratified bootstrap replicates, and intervals;
+- `satterthwaite`, `quantiles`: degrees of freedom and t quantiles (no scipy);
+- `gate`: candidate minus baseline with a family-wise error rate;
+- `build`: `build_report`, the stage's entry;
+- `lesson`: the seed lesson's functions on top of `build_report`.
+"""
+
+from leaderboard.stats.build import METHOD, MIN_RESAMPLES, build_report
+from leaderboard.stats.lesson import (
+    aggregate,
+    bootstrap_mean_ci,
+    bootstrap_pairwise_diff,
+    pairwise_diffs,
+)
+
+__all__ = [
+    "METHOD",
+    "MIN_RESAMPLES",
+    "aggregate",
+    "bootstrap_mean_ci",
+    "bootstrap_pairwise_diff",
+    "build_report",
+    "pairwise_diffs",
+]

@@ -1,0 +1,327 @@
+"""The resampling engine: one shared set of stratified bootstrap replicates.
+
+Every estimate in the report is a weighted mean over strata of ratio estimates,
+``sum_h a_h * (sum_u num_hu / sum_u den_hu)``, for one numerator/denominator "column"
+per estimate. The engine draws, for every stratum ``h`` with ``n_h`` units and every
+replicate, multinomial counts (``n_h`` draws with replacement), and gets the replicate
+numerators and denominators of all columns at once as matrix products
+``counts (B x n_h) @ num (n_h x K)``. All estimates therefore share the same
+replicates: intervals, paired differences and ranks agree with each other.
+
+Replicates are drawn in blocks of `BLOCK` replicates, the counts of block ``j`` and
+stratum ``h`` from ``SeedSequence(seed, spawn_key=(j, h))``, so the numbers depend on
+the seed only (not on memory batching; the first B replicates are the same whatever the
+total), and peak memory is bounded by one block.
+
+Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
+
+1. Rescaling (Rao & Wu 1988, J. Amer. Statist. Assoc. 83:231-241): within stratum
+   ``h``, the replicate deviation ``est*_h - est_h`` is multiplied by
+   ``sqrt(n_h / (n_h - 1))``, which removes the bootstrap's ``(n-1)/n`` variance bias.
+   A stratum with a single unit has no sampling variance to estimate and contributes 0.
+2. t-scaling: the percentile interval's distances from the estimate are multiplied by
+   ``t_{1-alpha/2, df} / z_{1-alpha/2}`` with the effective degrees of freedom: the
+   design's ``sum_h (n_h - 1)`` for one stratum, Welch-Satterthwaite's across strata
+   (`satterthwaite`), so the interval widens like a t-interval at small ``df``
+   while keeping the bootstrap distribution's asymmetry. This is Hesterberg's
+   expansion idea (2015, "What teachers should know about the bootstrap", Amer.
+   Statist. 69:371-386, section 4.3), which instead moves the percentile level to
+   ``alpha' = 2 Phi(-t_{1-alpha/2, df})``; both agree for a normal bootstrap
+   distribution, but at 5 units the extreme percentiles that ``alpha'`` asks for are
+   truncated by the data's range. Measured at 5 tasks with the same simulations as
+   tests/stats/test_calibration.py: the alpha' version covered 92.6% (1,000 runs) and
+   raised 4.3% false alarms (2,000 runs); the scaled one covers 93.6% and raises 2.5%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from leaderboard.stats.design import FloatArray, IntArray
+from leaderboard.stats.quantiles import norm_ppf, t_ppf
+from leaderboard.stats.satterthwaite import Variances, stratum_estimates, variances
+
+BLOCK = 1024
+"""Replicates per random block; part of the definition of the numbers, not a tuning knob."""
+
+
+@dataclass(frozen=True)
+class Replicates:
+    """Point estimates, their rescaled replicates and degrees of freedom.
+
+    ``df`` is the Welch-Satterthwaite effective degrees of freedom of each estimate
+    (`Variances.df`); `diff_df` gives those of differences of estimates.
+    """
+
+    estimate: FloatArray  # (L,)
+    replicates: FloatArray  # (B, L): estimate + rescaled replicate deviation
+    df: FloatArray  # (L,)
+    design_df: FloatArray  # (L,) sum_h (n_h - 1) over the estimate's strata
+    variances: Variances
+
+    def diff_df(self, ia: IntArray, ib: IntArray) -> FloatArray:
+        """Effective degrees of freedom of the differences ``est[ia] - est[ib]``."""
+        upper = np.minimum(self.design_df[ia], self.design_df[ib])
+        return self.variances.df(ia, ib, upper=upper)
+
+
+def stratified_replicates(
+    num: FloatArray,
+    den: FloatArray,
+    starts: IntArray,
+    column: IntArray,
+    weight: FloatArray,
+    *,
+    resamples: int,
+    seed: int,
+) -> Replicates:
+    """Bootstrap replicates of weighted means of stratum ratio estimates.
+
+    Parameters
+    ----------
+    num, den : ndarray, shape (N, K)
+        Unit numerators and denominators of K columns; units sorted by stratum.
+    starts : ndarray, shape (H + 1,)
+        Stratum ``h`` holds units ``starts[h]:starts[h+1]``.
+    column : ndarray, shape (L,)
+        The column behind each of the L estimates.
+    weight : ndarray, shape (H, L)
+        Stratum weights of each estimate: zero where its column has no data; each
+        estimate's weights sum to 1 (or are all zero: an estimate without data).
+    resamples : int
+        Number of bootstrap replicates B.
+    seed : int
+        Root of the `numpy.random.SeedSequence` of every block.
+
+    Returns
+    -------
+    Replicates
+        ``estimate`` (L,), ``replicates`` (B, L), ``df`` (L,).
+
+    Notes
+    -----
+    A replicate whose resampled denominator is zero (the column has data on only some
+    units of the stratum, and none was drawn) keeps the stratum's point estimate.
+    """
+    n_strata = starts.shape[0] - 1
+    n_out = column.shape[0]
+    estimate = np.zeros(n_out)
+    df = np.zeros(n_out)
+    plans = []
+    for h in range(n_strata):
+        s, e = int(starts[h]), int(starts[h + 1])
+        est_h, scale_h = stratum_estimates(num[s:e], den[s:e])
+        w_h = weight[h]
+        estimate += w_h * est_h[column]
+        n_h = np.maximum((den[s:e] > 0).sum(axis=0) - 1, 0)
+        df += np.where(w_h > 0, n_h[column], 0)
+        use = (w_h != 0) & (scale_h[column] > 0)
+        if not use.any():
+            continue
+        plans.append(
+            _plan(
+                h,
+                num=num[s:e],
+                den=den[s:e],
+                est=est_h,
+                scale=scale_h,
+                column=column,
+                use=use,
+                w_h=w_h,
+            )
+        )
+    # Stored estimate-major, (L, B): each estimate's replicates are contiguous, which
+    # halves the cost of the percentiles taken over them. `reps` is the (B, L) view.
+    store = np.empty((n_out, resamples))
+    store[:] = estimate[:, None]
+    reps = store.T
+    for block in range(-(-resamples // BLOCK)):
+        r0 = block * BLOCK
+        rows = min(BLOCK, resamples - r0)
+        acc = np.zeros((rows, n_out))
+        for p in plans:
+            seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
+            counts = _counts(np.random.default_rng(seq), rows, p.num.shape[0])
+            if p.linear is not None and p.offset is not None:  # deviation is linear
+                lin = counts @ p.linear
+                lin -= p.offset
+                if p.outs is None:
+                    acc += lin
+                else:
+                    acc[:, p.outs] += lin
+                continue
+            rep_den = counts @ p.den
+            if p.den_inv is not None:
+                rep_den = rep_den[:, p.den_inv]
+            if p.den_always_positive:
+                ratio = counts @ p.num
+                ratio /= rep_den
+            else:
+                ratio = np.divide(
+                    counts @ p.num,
+                    rep_den,
+                    out=np.tile(p.est, (rows, 1)),
+                    where=rep_den > 0,
+                )
+            ratio -= p.est
+            if p.outs is None:  # the stratum feeds every estimate, in column order
+                ratio *= p.coef
+                acc += ratio
+            else:
+                acc[:, p.outs] += ratio[:, p.local] * p.coef
+        store[:, r0 : r0 + rows] += acc.T
+    var = variances(num, den, starts, column, weight)
+    return Replicates(
+        estimate=estimate,
+        replicates=reps,
+        df=var.df(np.arange(n_out), upper=df),
+        design_df=df,
+        variances=var,
+    )
+
+
+@dataclass(frozen=True)
+class _StratumPlan:
+    """What one stratum contributes, precomputed once for every block."""
+
+    stratum: int
+    num: FloatArray  # (n_h, K_h) numerators of the columns this stratum feeds
+    den: FloatArray  # (n_h, D) distinct denominators
+    den_inv: IntArray | None  # column -> denominator; None: one per column, or shared
+    den_always_positive: bool  # every unit has data: no resampled denominator is 0
+    est: FloatArray  # (K_h,) stratum estimates of those columns
+    outs: IntArray | None  # estimates fed; None: all of them, in column order
+    local: IntArray  # estimate -> column of this stratum
+    coef: FloatArray  # rescaling factor times the estimate's stratum weight
+    # Every unit has the same denominator d: the replicate ratio is counts @ num / (n d),
+    # so the weighted, rescaled deviation is counts @ linear - offset (one product).
+    linear: FloatArray | None
+    offset: FloatArray | None
+
+
+def _plan(
+    h: int,
+    *,
+    num: FloatArray,
+    den: FloatArray,
+    est: FloatArray,
+    scale: FloatArray,
+    column: IntArray,
+    use: npt.NDArray[np.bool_],
+    w_h: FloatArray,
+) -> _StratumPlan:
+    cols = np.unique(column[use])  # columns this stratum feeds
+    local = np.searchsorted(cols, column[use])
+    den_h = den[:, cols]
+    den_inv: IntArray | None
+    if (den_h == den_h[:, :1]).all():  # complete data: one denominator for all
+        den_u, den_inv = den_h[:, :1], None
+    else:
+        den_u, inv = np.unique(den_h, axis=1, return_inverse=True)
+        den_inv = inv.reshape(-1).astype(np.intp)
+    outs = np.flatnonzero(use)
+    identity = outs.size == column.size and np.array_equal(local, np.arange(outs.size))
+    coef = scale[cols][local] * w_h[use]
+    d0 = float(den_u[0, 0])
+    linear = offset = None
+    if den_inv is None and d0 > 0 and (den_u == d0).all():
+        linear = np.ascontiguousarray(num[:, cols][:, local] * (coef / (den.shape[0] * d0)))
+        offset = est[cols][local] * coef
+    return _StratumPlan(
+        stratum=h,
+        num=np.ascontiguousarray(num[:, cols]),
+        den=np.ascontiguousarray(den_u),
+        den_inv=den_inv,
+        den_always_positive=bool((den_u > 0).all()),
+        est=est[cols],
+        outs=None if identity else outs,
+        local=local,
+        coef=coef,
+        linear=linear,
+        offset=offset,
+    )
+
+
+def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
+    """Multinomial(n; 1/n, ..., 1/n) resample counts for ``rows`` replicates."""
+    if rows * n < 2**31:  # int32 draws are cheaper
+        idx32 = rng.integers(0, n, size=(rows, n), dtype=np.int32)
+        idx32 += (np.arange(rows, dtype=np.int32) * np.int32(n))[:, None]
+        counts = np.bincount(idx32.ravel(), minlength=rows * n)
+    else:  # pragma: no cover - over 2 billion draws in one block
+        idx64 = rng.integers(0, n, size=(rows, n), dtype=np.int64)
+        idx64 += (np.arange(rows, dtype=np.int64) * n)[:, None]
+        counts = np.bincount(idx64.ravel(), minlength=rows * n)
+    out: FloatArray = counts.reshape(rows, n).astype(np.float64)
+    return out
+
+
+def t_scale(alpha: float, df: float) -> float:
+    """Widening factor ``t_{1-alpha/2, df} / z_{1-alpha/2}`` (1 for ``df = inf``)."""
+    return t_ppf(1.0 - alpha / 2.0, df) / norm_ppf(1.0 - alpha / 2.0)
+
+
+def percentile_intervals(
+    estimate: FloatArray,
+    replicates: FloatArray,
+    df: FloatArray,
+    alpha: float,
+    *,
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+    overwrite: bool = False,
+    undetermined: Literal["zero-width", "bounds"] = "zero-width",
+) -> tuple[FloatArray, FloatArray]:
+    """t-scaled percentile intervals of each column of ``replicates``.
+
+    ``lo = est + c * (q_{alpha/2} - est)`` and ``hi = est + c * (q_{1-alpha/2} - est)``
+    with the percentiles ``q`` of the (rescaled) replicates and
+    ``c = t_{1-alpha/2, df} / z_{1-alpha/2}`` per column. A column with ``df < 1`` has no
+    sampling variance to estimate: its interval is zero-width, or with
+    ``undetermined="bounds"`` the whole of ``bounds`` (the t-interval at zero degrees of
+    freedom, clipped), which is what a difference needs so that it is never declared
+    significant without any variance estimate. The interval is widened, if need be,
+    to contain the estimate (round-off at zero width) and clipped to ``bounds``, the
+    range the parameter can take (scaled replicates may leave it). With ``overwrite``
+    the replicates are partially sorted in place (for temporaries).
+    """
+    levels = [alpha / 2.0, 1.0 - alpha / 2.0]
+    q = np.quantile(replicates, levels, axis=0, overwrite_input=overwrite)
+    scale = np.array([t_scale(alpha, float(v)) if v >= 1 else 0.0 for v in df])
+    lo = estimate + scale * (q[0] - estimate)
+    hi = estimate + scale * (q[1] - estimate)
+    lo = np.clip(np.minimum(lo, estimate), *bounds)
+    hi = np.clip(np.maximum(hi, estimate), *bounds)
+    if undetermined == "bounds":
+        none = np.asarray(df) < 1
+        lo = np.where(none, bounds[0], lo)
+        hi = np.where(none, bounds[1], hi)
+    return lo, hi
+
+
+def replicate_sd(replicates: FloatArray) -> FloatArray:
+    """Standard deviation (ddof=1) of each column of ``replicates``."""
+    if replicates.shape[0] < 2:
+        return np.zeros(replicates.shape[1])
+    sd: FloatArray = replicates.std(axis=0, ddof=1)
+    return sd
+
+
+def rank_range(values: FloatArray) -> tuple[IntArray, IntArray]:
+    """Best and worst rank of each value, per row (rank 1 = largest).
+
+    The best rank is 1 + the number of values strictly larger, the worst the number of
+    values larger or equal (itself included): tied values can take any rank in between.
+    Without ties both are the ordinary rank.
+    """
+    best = np.empty(values.shape, dtype=np.intp)
+    worst = np.empty(values.shape, dtype=np.intp)
+    for r0 in range(0, values.shape[0], BLOCK):
+        v = values[r0 : r0 + BLOCK]
+        above = v[:, :, None] < v[:, None, :]  # [r, i, j]: value j beats value i
+        best[r0 : r0 + BLOCK] = 1 + above.sum(axis=2)
+        worst[r0 : r0 + BLOCK] = v.shape[1] - above.sum(axis=1)  # minus those i beats
+    return best, worst

@@ -1,0 +1,354 @@
+"""The statistical core: the report in one call, and the seed lesson's functions.
+
+`build_report` validates its settings, lays the records out (`leaderboard.stats.design`),
+registers every estimate the report shows (`leaderboard.stats.estimates`), draws one shared
+set of bootstrap replicates for all of them (`leaderboard.stats.bootstrap`) and reads the
+leaderboard, the pairwise table, the rank intervals and the gate off those replicates.
+The method, a rescaled, t-scaled percentile bootstrap, is described in
+`leaderboard.stats.bootstrap`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from leaderboard._version import __version__
+from leaderboard.errors import UsageError
+from leaderboard.inputs import EvalRun
+from leaderboard.report import (
+    DataSummary,
+    Interval,
+    LeaderboardRow,
+    PairwiseDiff,
+    Report,
+    ReportSettings,
+)
+from leaderboard.stats.bootstrap import (
+    Replicates,
+    percentile_intervals,
+    rank_range,
+)
+from leaderboard.stats.design import Design, FloatArray, build_design
+from leaderboard.stats.estimates import EstimatePlan
+from leaderboard.stats.gate import plan_gate, read_gate
+
+METHOD = "rescaled t-scaled percentile bootstrap"
+MIN_RESAMPLES = 100
+PAIR_CHUNK = 32  # pairwise differences held in memory at once (columns of B replicates)
+
+
+def _generator() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
+
+        return f"leaderboard-action {version('leaderboard-action')}"
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return f"leaderboard-action {__version__}"
+
+
+def check_settings(confidence: float, resamples: int, seed: int, margin: float) -> None:
+    """Validate the numeric settings; messages name the parameter (scipy style)."""
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, (int, float))
+        or not (0.0 < confidence < 1.0)
+    ):
+        raise UsageError(
+            f"`confidence` must lie strictly between 0 and 1, got {confidence!r}"
+        )
+    if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)):
+        raise UsageError(f"`resamples` must be an integer, got {resamples!r}")
+    if resamples < MIN_RESAMPLES:
+        raise UsageError(
+            f"`resamples` must be at least {MIN_RESAMPLES} (10000 recommended), "
+            f"got {resamples}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise UsageError(f"`seed` must be a non-negative integer, got {seed!r}")
+    if (
+        isinstance(margin, bool)
+        or not isinstance(margin, (int, float))
+        or not math.isfinite(margin)
+        or margin < 0
+    ):
+        raise UsageError(f"`margin` must be a finite number >= 0, got {margin!r}")
+
+
+def _check_models(
+    models: list[str], baseline: str | None, candidates: Sequence[str] | None
+) -> list[str]:
+    available = ", ".join(models)
+    if baseline is None:
+        if candidates:
+            raise UsageError("`candidates` need a `baseline` to be compared with")
+        return []
+    if baseline not in models:
+        raise UsageError(f"`baseline` {baseline!r} is not in the data; models: {available}")
+    if candidates is None or len(candidates) == 0:
+        return [m for m in models if m != baseline]
+    if isinstance(candidates, str):
+        candidates = [candidates]
+    out: list[str] = []
+    for c in candidates:
+        if c not in models:
+            raise UsageError(f"candidate {c!r} is not in the data; models: {available}")
+        if c == baseline:
+            raise UsageError(f"candidate {c!r} is the baseline; drop it from `candidates`")
+        if c not in out:
+            out.append(c)
+    return out
+
+
+def _warnings(d: Design) -> list[str]:
+    out = []
+    n_items = d.present.shape[0]
+    for m, model in enumerate(d.models):
+        missing = n_items - int(d.present[:, m].sum())
+        if missing:
+            what = "items" if d.item_level else "tasks"
+            out.append(
+                f"{model} misses {missing} of {n_items} {what}: its mean covers only "
+                "what it completed, and its pairs compare only shared units"
+            )
+    sizes = np.diff(d.starts)
+    single = [d.tasks[h] for h in np.flatnonzero(sizes == 1)] if d.item_level else []
+    if single:
+        out.append(
+            f"{len(single)} task(s) have a single {d.unit_kind} ({', '.join(single[:5])}"
+            f"{', ...' if len(single) > 5 else ''}): they add no sampling variance"
+        )
+    if not d.item_level and len(d.tasks) < 2:
+        out.append(
+            "a single task: no sampling variance can be estimated (zero-width intervals; "
+            "no pair can be told apart and the gate cannot trip)"
+        )
+    return out
+
+
+def build_report(
+    runs: Iterable[EvalRun],
+    *,
+    baseline: str | None = None,
+    candidates: Sequence[str] | None = None,
+    confidence: float = 0.95,
+    resamples: int = 10000,
+    seed: int = 0,
+    margin: float = 0.0,
+    gate_categories: bool = False,
+) -> Report:
+    """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
+
+    Parameters
+    ----------
+    runs : iterable of EvalRun
+        Task-level or item-level records (CONTRACT.md section 1).
+    baseline : str, optional
+        Model the candidates are gated against; None: no gate.
+    candidates : sequence of str, optional
+        Gated models; default every model except the baseline.
+    confidence : float
+        Level of each leaderboard and pairwise interval, and of the gate's family.
+    resamples : int
+        Bootstrap replicates (at least 100).
+    seed : int
+        Seed of the replicates; with the set of records it fixes every number.
+    margin : float
+        Tolerated drop: a comparison regresses when its interval lies below ``-margin``.
+    gate_categories : bool
+        Also gate every category (Bonferroni over all comparisons).
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    UsageError
+        A setting out of range, or a baseline/candidate not in the data.
+    InputError
+        Duplicate records, item- and task-level records mixed, inconsistent task fields.
+    """
+    check_settings(confidence, resamples, seed, margin)
+    runs = list(runs)
+    d = build_design(runs)
+    gated = _check_models(d.models, baseline, candidates)
+    alpha = 1.0 - confidence
+    n_models = len(d.models)
+    plan = EstimatePlan(d)
+    overall = [plan.add(m) for m in range(n_models)]
+    cats = d.categories
+    item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    has_cat = {c: d.present[item_cat == c].any(axis=0) for c in cats}
+    cat_est = {
+        (m, c): plan.add(m, category=c)
+        for m in range(n_models)
+        for c in cats
+        if has_cat[c][m]
+    }
+    pair_est = {
+        (a, b): (plan.add(a, partner=b), plan.add(b, partner=a))
+        for a in range(n_models)
+        for b in range(a + 1, n_models)
+    }
+    gate_plan = plan_gate(plan, d, baseline, gated, gate_categories)
+    rep = plan.run(resamples=resamples, seed=seed)
+    est, reps, df = rep.estimate, rep.replicates, rep.df
+    lo, hi = percentile_intervals(est, reps, df, alpha, bounds=(0.0, 1.0))
+    order = sorted(range(n_models), key=lambda m: (-est[overall[m]], d.models[m]))
+    rank_lo, rank_hi = _rank_intervals(reps[:, overall], alpha, order)
+    order_pairs = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            ka, kb = pair_est[(a, b)] if a < b else pair_est[(b, a)][::-1]
+            order_pairs.append((a, b, ka, kb))
+    win, completed = _win_rates(d)
+    rows = []
+    for pos, m in enumerate(order):
+        k = overall[m]
+        ck = {c: cat_est[(m, c)] for c in cats if (m, c) in cat_est}
+        missing = [d.tasks[t] for t in range(len(d.tasks)) if not completed[t, m]]
+        rows.append(
+            LeaderboardRow(
+                rank=pos + 1,
+                model_id=d.models[m],
+                mean_score=float(est[k]),
+                mean_ci_lo=float(lo[k]),
+                mean_ci_hi=float(hi[k]),
+                win_rate=float(win[m]),
+                tasks_completed=int(completed[:, m].sum()),
+                tasks_total=len(d.tasks),
+                complete=bool(d.present[:, m].all()),
+                missing_tasks=missing,
+                units=plan.units(k),
+                rank_lo=int(rank_lo[m]),
+                rank_hi=int(rank_hi[m]),
+                categories={c: float(est[j]) for c, j in ck.items()},
+                category_intervals={
+                    c: Interval(lo=float(lo[j]), hi=float(hi[j])) for c, j in ck.items()
+                },
+            )
+        )
+    pairwise = _pairwise(
+        d,
+        plan=plan,
+        pairs=order_pairs,
+        est=est,
+        reps=reps,
+        rep=rep,
+        alpha=alpha,
+        completed=completed,
+    )
+    gate = read_gate(
+        gate_plan,
+        plan=plan,
+        d=d,
+        baseline=baseline,
+        est=est,
+        reps=reps,
+        rep=rep,
+        confidence=confidence,
+        margin=margin,
+    )
+    return Report(
+        generator=_generator(),
+        settings=ReportSettings(
+            confidence=confidence,
+            resamples=int(resamples),
+            seed=int(seed),
+            margin=float(margin),
+            method=METHOD,
+            unit=d.unit_kind,  # type: ignore[arg-type]
+            baseline=baseline,
+            candidates=gated,
+            gate_categories=gate_categories,
+        ),
+        data=DataSummary(
+            records=d.records,
+            models=n_models,
+            tasks=len(d.tasks),
+            categories=cats,
+            items=d.n_items,
+            clusters=d.n_clusters,
+            samples_per_item_max=d.samples_max,
+        ),
+        leaderboard=rows,
+        pairwise=pairwise,
+        gate=gate,
+        warnings=_warnings(d),
+    )
+
+
+def _rank_intervals(
+    reps: FloatArray, alpha: float, order: list[int]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    # A tie in a replicate lets each tied model take any of the tied ranks: the best
+    # ranks give the lower end, the worst ranks the upper end (identical models get the
+    # same interval, whatever their names).
+    best, worst = rank_range(reps)
+    lo = np.quantile(best, alpha / 2.0, axis=0, method="lower").astype(np.intp)
+    hi = np.quantile(worst, 1.0 - alpha / 2.0, axis=0, method="higher").astype(np.intp)
+    point = np.empty(len(order), dtype=np.intp)
+    point[order] = np.arange(1, len(order) + 1)
+    # The observed rank is always a plausible rank.
+    return np.minimum(lo, point), np.maximum(hi, point)
+
+
+def _win_rates(d: Design) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    ts = d.task_scores()
+    done = ~np.isnan(ts)
+    filled = np.where(done, ts, -np.inf)
+    best = filled.max(axis=1, keepdims=True)
+    wins = done & (filled >= best - 1e-12)
+    n_done = done.sum(axis=0)
+    rate = np.divide(wins.sum(axis=0), n_done, out=np.zeros(ts.shape[1]), where=n_done > 0)
+    return rate, done
+
+
+def _pairwise(
+    d: Design,
+    *,
+    plan: EstimatePlan,
+    pairs: list[tuple[int, int, int, int]],
+    est: FloatArray,
+    reps: FloatArray,
+    rep: Replicates,
+    alpha: float,
+    completed: npt.NDArray[np.bool_],
+) -> list[PairwiseDiff]:
+    if not pairs:
+        return []
+    ia = np.array([p[2] for p in pairs])
+    ib = np.array([p[3] for p in pairs])
+    diff_est = est[ia] - est[ib]
+    diff_df = rep.diff_df(ia, ib)
+    lo, hi = np.empty_like(diff_est), np.empty_like(diff_est)
+    for c in range(0, ia.size, PAIR_CHUNK):  # bounded memory for many models
+        sl = slice(c, c + PAIR_CHUNK)
+        lo[sl], hi[sl] = percentile_intervals(
+            diff_est[sl],
+            (reps.T[ia[sl]] - reps.T[ib[sl]]).T,  # contiguous per pair: faster percentiles
+            diff_df[sl],
+            alpha,
+            bounds=(-1.0, 1.0),
+            overwrite=True,
+            undetermined="bounds",
+        )
+    out = []
+    for j, (a, b, ka, _) in enumerate(pairs):
+        out.append(
+            PairwiseDiff(
+                model_a=d.models[a],
+                model_b=d.models[b],
+                diff_mean=float(diff_est[j]),
+                ci_lo=float(lo[j]),
+                ci_hi=float(hi[j]),
+                significant=bool(lo[j] > 0 or hi[j] < 0),
+                shared_tasks=int((completed[:, a] & completed[:, b]).sum()),
+                shared_units=plan.units(ka),
+            )
+        )
+    return out

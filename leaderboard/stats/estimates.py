@@ -1,0 +1,118 @@
+"""Which estimates the report needs, laid out as columns for the bootstrap engine.
+
+An estimate is a model's weighted mean over the tasks it completed, optionally
+restricted to one category and/or to the items it shares with a partner model (for
+paired comparisons: "compare only shared units"). `EstimatePlan` registers them,
+dedupes identical ones (a complete pair needs no restricted copy), runs the engine once
+and hands back every estimate's replicates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from leaderboard.stats.bootstrap import Replicates, stratified_replicates
+from leaderboard.stats.design import BoolArray, Design, FloatArray
+
+EstimateKey = tuple[int, int | None, str | None]
+
+
+class EstimatePlan:
+    """Register estimates, then `run` the engine once for all of them."""
+
+    def __init__(self, design: Design) -> None:
+        self.design = design
+        self._col_index: dict[tuple[int, int | None, str | None], int] = {}
+        self._nums: list[FloatArray] = []
+        self._dens: list[FloatArray] = []
+        self._out_index: dict[tuple[int, bytes], int] = {}
+        self._out_col: list[int] = []
+        self._out_weight: list[FloatArray] = []
+        self._by_key: dict[EstimateKey, int] = {}
+        self._by_weights: dict[tuple[int, str | None], int] = {}
+        self._complete: BoolArray = np.asarray(design.present.all(axis=0))
+        self.result: Replicates | None = None
+        d = design
+        self._item_category = np.array(d.task_category, dtype=object)[d.item_task]
+        self._n_units = d.unit_stratum.shape[0]
+
+    def _mask(
+        self, model: int, partner: int | None, category: str | None
+    ) -> BoolArray | None:
+        d = self.design
+        mask: BoolArray | None = None
+        if partner is not None:
+            mask = d.present[:, partner]
+        if category is not None and not d.item_level:
+            in_cat: BoolArray = self._item_category == category
+            mask = in_cat if mask is None else mask & in_cat
+        return mask
+
+    def _column(self, model: int, partner: int | None, category: str | None) -> int:
+        d = self.design
+        if partner is not None and (
+            self._complete[partner]
+            or not (d.present[:, model] & ~d.present[:, partner]).any()
+        ):
+            partner = None  # the partner has every item this model has: no restriction
+        if d.item_level or len(d.categories) == 1:
+            category = None  # item-level: categories select strata, not units
+        key = (model, partner, category)
+        if key not in self._col_index:
+            num, den = d.column(model, self._mask(model, partner, category))
+            self._col_index[key] = len(self._nums)
+            self._nums.append(num)
+            self._dens.append(den)
+        return self._col_index[key]
+
+    def add(
+        self, model: int, partner: int | None = None, category: str | None = None
+    ) -> int:
+        """Register an estimate; returns its index into the result's columns."""
+        key = (model, partner, category)
+        if key in self._by_key:
+            return self._by_key[key]
+        d = self.design
+        col = self._column(model, partner, category)
+        wkey = (col, category if d.item_level else None)
+        if wkey in self._by_weights:
+            self._by_key[key] = self._by_weights[wkey]
+            return self._by_key[key]
+        den = self._dens[col]
+        stratum_den = np.bincount(
+            d.unit_stratum, weights=den, minlength=d.starts.shape[0] - 1
+        )
+        w = np.where(stratum_den > 0, d.stratum_weight, 0.0)
+        if d.item_level and category is not None:
+            w = np.where(np.array(d.task_category) == category, w, 0.0)
+        total = w.sum()
+        w = w / total if total > 0 else w
+        okey = (col, w.tobytes())
+        if okey not in self._out_index:
+            self._out_index[okey] = len(self._out_col)
+            self._out_col.append(col)
+            self._out_weight.append(w)
+        self._by_key[key] = self._by_weights[wkey] = self._out_index[okey]
+        return self._by_key[key]
+
+    def units(self, index: int) -> int:
+        """Units with data behind estimate ``index``."""
+        col = self._out_col[index]
+        w = self._out_weight[index]
+        den = self._dens[col]
+        in_use = w[self.design.unit_stratum] > 0
+        return int(((den > 0) & in_use).sum())
+
+    def run(self, *, resamples: int, seed: int) -> Replicates:
+        """Draw the shared replicates for every registered estimate."""
+        d = self.design
+        self.result = stratified_replicates(
+            np.stack(self._nums, axis=1),
+            np.stack(self._dens, axis=1),
+            d.starts,
+            np.array(self._out_col, dtype=np.intp),
+            np.stack(self._out_weight, axis=1),
+            resamples=resamples,
+            seed=seed,
+        )
+        return self.result

@@ -1,0 +1,72 @@
+"""A user template that fails while rendering is bad configuration: status 2, not 3.
+
+Found in review: only `jinja2.TemplateError` was turned into a `UsageError`, so a
+template doing ``1 // 0``, giving a filter a string, or recursing without end crashed
+the action (status 3, "internal error", a traceback) instead of a one-line error.
+"""
+
+from __future__ import annotations
+
+import io
+import pathlib
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from leaderboard.action.job import EXIT_USAGE, run
+from leaderboard.action.settings import Settings
+from leaderboard.errors import UsageError
+from leaderboard.render.comment import render_comment, render_summary
+from tests.action import action_helpers
+from tests.action.test_action_run import CLEAN, PR_EVENT, FakeCommenter, settings
+from tests.render.render_samples import golden_report
+
+__all__ = ["settings"]  # the fixture, re-used
+
+FAILING = {
+    "zero": ("line one\n{{ view.rows | length // 0 }}\n", 2, "ZeroDivisionError"),
+    "filter": ("{{ view.verdict | num }}\n", 1, "TypeError"),
+    "format": ("{{ '{missing}'.format() }}\n", 1, "KeyError"),
+    "recursion": ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}\n", None, "Recursion"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILING))
+@pytest.mark.parametrize("render", [render_comment, render_summary])
+def test_user_template__runtime_failure_is_a_usage_error_naming_the_template(
+    tmp_path: pathlib.Path, name: str, render: Callable[..., str]
+) -> None:
+    source, line, kind = FAILING[name]
+    tmpl = tmp_path / f"{name}.md.j2"
+    tmpl.write_text(source)
+    with pytest.raises(UsageError) as info:
+        render(golden_report(), template=tmpl)
+    message = str(info.value)
+    assert f"{name}.md.j2" in message
+    assert kind in message
+    if line is not None:
+        assert f", line {line}:" in message
+
+
+def test_action__failing_user_template__exit_2_one_error_failure_comment(
+    settings: Settings, tmp_path: pathlib.Path
+) -> None:
+    tmpl = settings.workspace / "zero.md.j2"
+    tmpl.write_text("{{ view.rows | length // 0 }}\n")
+    commenter = FakeCommenter()
+    out = io.StringIO()
+    code = run(
+        replace(settings, template=tmpl),
+        commenter,
+        event=PR_EVENT,
+        out=out,
+        compute=CLEAN,
+    )
+    assert code == EXIT_USAGE
+    ((level, _props, message),) = action_helpers.annotations(out.getvalue())
+    assert level == "error"
+    assert "zero.md.j2, line 1: ZeroDivisionError" in message
+    (call,) = commenter.calls
+    assert "could not be computed" in call["body"]
+    assert "model-1" not in call["body"]
