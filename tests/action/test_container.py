@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -31,7 +32,9 @@ from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 pytestmark = [pytest.mark.container, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-IMAGE = "localhost/leaderboard-action:test"
+# One tag per checkout: two checkouts testing at once (git worktrees) never run each
+# other's image.
+IMAGE = "localhost/leaderboard-action:test-" + hashlib.sha256(bytes(ROOT)).hexdigest()[:12]
 TOOLS = ("podman", "buildah", "debootstrap")
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 TIMINGS = ROOT / "out" / "container-timings.json"
