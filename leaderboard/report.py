@@ -79,12 +79,41 @@ class GateComparison(_Model):
     shared_units: int = 0
 
 
+class BaselineRun(_Model):
+    """The second run the models were gated against (``baseline_runs``)."""
+
+    label: str = Field(description='shown after each model id: "<model> @ <label>"')
+    source: Literal["results", "history"] = Field(
+        description="given as files (baseline-results) or read from the kept history"
+    )
+    branch: str | None = None
+    commit: str | None = Field(default=None, description="the commit the run was made for")
+    stored_at: str | None = Field(default=None, description="ISO 8601 UTC")
+    commits_behind: int | None = Field(
+        default=None,
+        description="first-parent commits between the stored run and the base commit",
+    )
+
+
+GateStatus = Literal["regressed", "no_regression", "undetermined", "off", "no_baseline_run"]
+
+
 class Gate(_Model):
     baseline: str | None
     regressed: bool
     adjustment: Literal["bonferroni", "none"] = "bonferroni"
     family_size: int = 0
     comparisons: list[GateComparison] = Field(default_factory=list)
+    status: GateStatus = Field(
+        default="off",
+        description="off: no gate asked for; no_baseline_run: a baseline run was asked "
+        "for (the kept history) and none could be read, so nothing was gated",
+    )
+    note: str | None = Field(default=None, description="why, when status says no gate")
+    ungated: list[str] = Field(
+        default_factory=list, description="models present in only one of the two runs"
+    )
+    baseline_run: BaselineRun | None = None
 
 
 class ReportSettings(_Model):

@@ -22,11 +22,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from leaderboard.action.baseline import Api, Choice, choose_baseline, git_client, store_push
 from leaderboard.action.event import Target, read_event, resolve_target
 from leaderboard.action.runner import Log, append_summary, write_outputs
 from leaderboard.action.settings import Settings
 from leaderboard.errors import LeaderboardError, UsageError
-from leaderboard.inputs import load_runs_noting
+from leaderboard.inputs import EvalRun, load_runs_noting
 from leaderboard.render import (
     CommentContext,
     log_text,
@@ -73,6 +74,7 @@ def run(
     event: Mapping[str, Any],
     out: TextIO,
     compute: Callable[[Settings], Report] | None = None,
+    git: Api | None = None,
 ) -> int:
     """Compute the report and hand it to the runner and the pull request.
 
@@ -87,8 +89,11 @@ def run(
     out : TextIO
         The runner log.
     compute : callable, optional
-        Turns the settings into a report; `compute_report` (load the results, then
-        bootstrap) by default.
+        Turns the settings into a report; by default the results are loaded, the
+        baseline run chosen (`leaderboard.action.baseline`), and the report built.
+    git : callable, optional
+        Makes the Git Data client of the kept history (None: no token); by default
+        from the settings.
 
     Returns
     -------
@@ -102,7 +107,12 @@ def run(
         context = _context(settings, target)
         if settings.template is not None:
             _check_template(settings.template, settings.workspace)
-        report = (compute or compute_report)(settings)
+        git = git or git_client(settings)
+        runs: list[EvalRun] | None = None
+        if compute is not None:
+            report = compute(settings)
+        else:
+            report, runs = _compute(settings, choose_baseline(settings, event, git, log))
         # A template is any file the input names (even /proc/self/environ): the token
         # never goes into a public comment or the summary, whatever it renders.
         comment = log.redact(render_comment(report, context, template=settings.template))
@@ -117,6 +127,10 @@ def run(
 
     _log_verdict(report, log, failing=settings.fail_on_regression)
     append_summary(settings.summary_path, summary)
+    if runs is not None and settings.history_branch is not None:
+        drift = store_push(settings, event, api=git, report=report, runs=runs, log=log)
+        if drift:
+            append_summary(settings.summary_path, log.redact(drift))
     write_outputs(
         settings.output_path,
         {
@@ -218,7 +232,7 @@ def _check_template(template: Path, workspace: Path) -> None:
         )
 
 
-def compute_report(settings: Settings) -> Report:
+def compute_report(settings: Settings, choice: Choice | None = None) -> Report:
     """Load the results and build the report the inputs ask for.
 
     Raises
@@ -226,7 +240,12 @@ def compute_report(settings: Settings) -> Report:
     LeaderboardError
         Bad input (`InputError`) or settings the data contradicts (`UsageError`).
     """
+    return _compute(settings, choice)[0]
+
+
+def _compute(settings: Settings, choice: Choice | None) -> tuple[Report, list[EvalRun]]:
     runs, notes = load_runs_noting(settings.results, format=settings.format)
+    second = choice is not None and choice.runs is not None
     report = build_report(
         runs,
         baseline=settings.baseline,
@@ -236,8 +255,17 @@ def compute_report(settings: Settings) -> Report:
         seed=settings.seed,
         margin=settings.margin,
         gate_categories=settings.gate_categories,
+        baseline_runs=choice.runs if choice is not None and second else None,
+        baseline_run=choice.run if choice is not None and second else None,
     )
-    return report.model_copy(update={"warnings": [*notes, *report.warnings]})
+    warnings = [*notes, *(choice.notes if choice else ()), *report.warnings]
+    report = report.model_copy(update={"warnings": list(dict.fromkeys(warnings))})
+    if choice is not None and choice.note is not None:
+        gate = report.gate.model_copy(
+            update={"status": "no_baseline_run", "note": choice.note}
+        )
+        report = report.model_copy(update={"gate": gate})
+    return report, runs
 
 
 def _context(settings: Settings, target: Target) -> CommentContext:

@@ -25,6 +25,10 @@ T = TypeVar("T")
 FORMATS: tuple[str, ...] = ("auto", "records", "inspect", "lm-eval")
 #: Most bootstrap resamples an input may ask for (time and memory stay bounded).
 MAX_RESAMPLES = 1_000_000
+#: Runs the history branch keeps per comment-header by default, and at most
+#: (`leaderboard.action.history.DEFAULT_KEEP` says why 50).
+DEFAULT_HISTORY_KEEP = 50
+MAX_HISTORY_KEEP = 1000
 _HEADER = re.compile(r"[\w .:/()+-]{1,64}")
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
@@ -161,6 +165,39 @@ def parse_model_id(name: str, raw: str) -> str | None:
     return raw or None
 
 
+_BRANCH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}")
+
+
+def parse_branch(name: str, raw: str) -> str | None:
+    """Parse ``history-branch``: empty (off) or a plain git branch name."""
+    if raw == "":
+        return None
+    if (
+        not _BRANCH.fullmatch(raw)
+        or ".." in raw
+        or "//" in raw
+        or raw.endswith(("/", ".", ".lock"))
+        or "/." in raw
+    ):
+        raise UsageError(
+            f"{name}: must be a branch name such as leaderboard-history (letters, "
+            f"digits, . _ - /; no '..', no trailing / or .lock), got {raw!r}"
+        )
+    return raw
+
+
+def parse_label(name: str, raw: str) -> str | None:
+    """Parse ``baseline-label``: empty (the default label) or a short one-line label."""
+    if raw == "":
+        return None
+    if not _HEADER.fullmatch(raw):
+        raise UsageError(
+            f"{name}: must be 1 to 64 letters, digits, spaces or . : / ( ) + - _, "
+            f"got {raw!r}"
+        )
+    return raw
+
+
 @dataclass(frozen=True)
 class Input:
     """One input of ``action.yml``: its name, its default, and its parser."""
@@ -199,6 +236,14 @@ INPUTS: tuple[Input, ...] = (
     Input("pr-number", "", parse_pr_number),
     Input("gate-categories", "false", parse_bool),
     Input("bot-login", "", parse_login),
+    Input("baseline-results", "", lambda _n, raw: split_list(raw)),
+    Input("baseline-label", "", parse_label),
+    Input("history-branch", "", parse_branch),
+    Input(
+        "history-keep",
+        str(DEFAULT_HISTORY_KEEP),
+        lambda n, raw: parse_int(n, raw, minimum=1, maximum=MAX_HISTORY_KEEP),
+    ),
 )
 
 
@@ -227,6 +272,10 @@ class Settings:
     pr_number: int | None = None
     gate_categories: bool = False
     bot_login: str | None = None
+    baseline_results: tuple[str, ...] = ()
+    baseline_label: str | None = None
+    history_branch: str | None = None
+    history_keep: int = 50
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"
@@ -280,13 +329,28 @@ class Settings:
         if failed & {"comment", "comment-header", "pr-number", "bot-login"}:
             values["comment"] = False
 
-        if values["candidates"] and values["baseline"] is None and not lenient:
+        if (
+            values["candidates"]
+            and values["baseline"] is None
+            and not values["baseline_results"]
+            and values["history_branch"] is None
+            and not lenient
+        ):
             raise UsageError(
                 "candidates: given without a baseline (set `baseline` to the model "
                 "the candidates are gated against)"
             )
         workspace = Path(env.get("GITHUB_WORKSPACE") or ".")
         values["results"] = tuple(_join(workspace, p) for p in values["results"])
+        values["baseline_results"] = tuple(
+            _join(workspace, p) for p in values["baseline_results"]
+        )
+        if values["baseline_results"] and values["baseline"] is not None and not lenient:
+            raise UsageError(
+                "baseline-results: given together with baseline; use baseline to gate "
+                "models of one run against one of them, or baseline-results to gate "
+                "each model against its own run in a second set of results, not both"
+            )
         for key in ("template", "json_report"):
             if values[key] is not None:
                 values[key] = Path(_join(workspace, values[key]))

@@ -57,11 +57,39 @@ def scope_text(scope: str) -> str:
     return esc_id(scope)
 
 
+def baseline_run_text(report: Report) -> str:
+    """Which stored run the models were gated against, for a kept-history baseline."""
+    run = report.gate.baseline_run
+    if run is None or run.source != "history":
+        return ""
+    parts = [f"the run stored for {short_sha(run.commit) or '?'}"]
+    if run.branch:
+        parts.append(f"on `{md_text(truncate(run.branch, 100))}`")
+    if run.commits_behind:
+        plural = "s" * (run.commits_behind != 1)
+        parts.append(f"{run.commits_behind} commit{plural} behind the base")
+    elif run.commits_behind == 0:
+        parts.append("the base commit itself")
+    if run.stored_at:
+        parts.append(
+            f"stored {md_text(run.stored_at.replace('T', ' ').replace('Z', ' UTC'))}"
+        )
+    return " Baseline: " + ", ".join(parts) + "."
+
+
 def verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
+    line = _verdict(report, sha, run, header)
+    return line + baseline_run_text(report)
+
+
+def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
     gate = report.gate
     at = f" for {sha}" if sha else ""
     prefix = f"**{header}** · " if header != "leaderboard" else ""
     link = f" ([workflow run]({run}))" if run else ""
+    if gate.status == "no_baseline_run":
+        note = md_text(gate.note or "no baseline run could be read")
+        return f"{prefix}⚪ **No baseline run**{at}: {note} No model was gated.{link}"
     if gate.baseline is None:
         return (
             f"{prefix}⚪ **No gate**{at}: no baseline was set, so no model was checked "
@@ -122,6 +150,8 @@ def settings_line(report: Report) -> str:
         f"unit: {md_text(s.unit)}",
     ]
     line = "**Settings**: " + " · ".join(parts) + "."
+    if gate.status == "no_baseline_run":
+        return line + " No gate: no baseline run could be read."
     if gate.baseline is None:
         return line + " No gate: set a baseline to check for regressions."
     adj = "Bonferroni-adjusted" if gate.adjustment == "bonferroni" else "unadjusted"

@@ -10,6 +10,7 @@ The method, a rescaled, t-scaled percentile bootstrap, is described in
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 
@@ -20,6 +21,7 @@ from leaderboard._version import __version__
 from leaderboard.errors import UsageError
 from leaderboard.inputs import EvalRun
 from leaderboard.report import (
+    BaselineRun,
     DataSummary,
     Interval,
     LeaderboardRow,
@@ -139,6 +141,8 @@ def build_report(
     seed: int = 0,
     margin: float = 0.0,
     gate_categories: bool = False,
+    baseline_runs: Iterable[EvalRun] | None = None,
+    baseline_run: BaselineRun | None = None,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -160,6 +164,12 @@ def build_report(
         Tolerated drop: a comparison regresses when its interval lies below ``-margin``.
     gate_categories : bool
         Also gate every category (Bonferroni over all comparisons).
+    baseline_runs : iterable of EvalRun, optional
+        A second run (e.g. the base branch's): every model id present in both runs is
+        gated against ``"<model> @ <label>"``, its own baseline-run self; both runs'
+        rows are in the leaderboard. Not together with ``baseline``.
+    baseline_run : BaselineRun, optional
+        Where the second run comes from; its ``label`` (default ``"baseline"``).
 
     Returns
     -------
@@ -174,8 +184,19 @@ def build_report(
     """
     check_settings(confidence, resamples, seed, margin)
     runs = list(runs)
+    pairs: list[tuple[str, str]] | None = None
+    ungated: list[str] = []
+    gate_name = baseline
+    if baseline_runs is not None:
+        runs, pairs, ungated = _two_runs(
+            runs, list(baseline_runs), baseline, candidates, baseline_run
+        )
+        gate_name = baseline_run.label if baseline_run else "baseline"
     d = build_design(runs)
-    gated = _check_models(d.models, baseline, candidates)
+    if pairs is None:
+        gated = _check_models(d.models, baseline, candidates)
+    else:
+        gated = [c for c, _ in pairs]
     alpha = 1.0 - confidence
     n_models = len(d.models)
     plan = EstimatePlan(d)
@@ -194,7 +215,7 @@ def build_report(
         for a in range(n_models)
         for b in range(a + 1, n_models)
     }
-    gate_plan = plan_gate(plan, d, baseline, gated, gate_categories)
+    gate_plan = plan_gate(plan, d, baseline, gated, gate_categories, pairs=pairs)
     rep = plan.run(resamples=resamples, seed=seed)
     est, reps, df = rep.estimate, rep.replicates, rep.df
     lo, hi = percentile_intervals(est, reps, df, alpha, bounds=(0.0, 1.0))
@@ -246,7 +267,7 @@ def build_report(
         gate_plan,
         plan=plan,
         d=d,
-        baseline=baseline,
+        baseline=gate_name,
         est=est,
         reps=reps,
         rep=rep,
@@ -277,9 +298,40 @@ def build_report(
         ),
         leaderboard=rows,
         pairwise=pairwise,
-        gate=gate,
+        gate=gate.model_copy(update={"ungated": ungated, "baseline_run": baseline_run}),
         warnings=_warnings(d),
     )
+
+
+def _two_runs(
+    runs: list[EvalRun],
+    base: list[EvalRun],
+    baseline: str | None,
+    candidates: Sequence[str] | None,
+    baseline_run: BaselineRun | None,
+) -> tuple[list[EvalRun], list[tuple[str, str]], list[str]]:
+    """Both runs' records, the (model, model @ label) pairs gated, the ungated models."""
+    if baseline is not None:
+        raise UsageError(
+            "`baseline` and `baseline_runs` together: use `baseline` to gate models of "
+            "one run against one of them, or `baseline_runs` to gate each model against "
+            "its own run in a second set of results, not both"
+        )
+    label = baseline_run.label if baseline_run else "baseline"
+    ours = {r.model_id for r in runs}
+    theirs = {r.model_id for r in base}
+    shared = sorted(ours & theirs)
+    if candidates:
+        for c in [candidates] if isinstance(candidates, str) else candidates:
+            if c not in shared:
+                raise UsageError(
+                    f"candidate {c!r} is not in both runs; models in both: "
+                    f"{', '.join(shared) or '(none)'}"
+                )
+        shared = [m for m in shared if m in candidates]
+    renamed = [dataclasses.replace(r, model_id=f"{r.model_id} @ {label}") for r in base]
+    pairs = [(m, f"{m} @ {label}") for m in shared]
+    return [*runs, *renamed], pairs, sorted(ours ^ theirs)
 
 
 def _rank_intervals(

@@ -51,15 +51,22 @@ def plan_gate(
     baseline: str | None,
     candidates: list[str],
     categories: bool,
+    *,
+    pairs: list[tuple[str, str]] | None = None,
 ) -> list[PlannedComparison]:
-    """Register the estimates every gated comparison needs."""
-    if baseline is None:
-        return []
-    base = d.models.index(baseline)
+    """Register the estimates every gated comparison needs.
+
+    ``pairs`` (candidate, baseline) replaces ``baseline`` and ``candidates`` when each
+    candidate has its own baseline (a model gated against its baseline-run self).
+    """
+    if pairs is None:
+        if baseline is None:
+            return []
+        pairs = [(name, baseline) for name in candidates]
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
     out = []
-    for name in candidates:
-        c = d.models.index(name)
+    for name, base_name in pairs:
+        c, base = d.models.index(name), d.models.index(base_name)
         scopes: list[str | None] = [None]
         if categories and len(d.categories) > 1:
             shared = d.present[:, c] & d.present[:, base]
@@ -86,7 +93,13 @@ def read_gate(
     """The gate's verdicts from the shared replicates."""
     m = len(planned)
     if m == 0:
-        return Gate(baseline=baseline, regressed=False, adjustment="none", family_size=0)
+        return Gate(
+            baseline=baseline,
+            regressed=False,
+            adjustment="none",
+            family_size=0,
+            status="off" if baseline is None else "no_regression",
+        )
     alpha = (1.0 - confidence) / m
     kc = np.array([p.k_candidate for p in planned])
     kb = np.array([p.k_baseline for p in planned])
@@ -130,9 +143,11 @@ def read_gate(
                 shared_units=plan.units(p.k_candidate),
             )
         )
+    regressed = any(c.regressed for c in comparisons)
     return Gate(
         baseline=baseline,
-        regressed=any(c.regressed for c in comparisons),
+        regressed=regressed,
+        status="regressed" if regressed else "no_regression",
         adjustment="bonferroni" if m > 1 else "none",
         family_size=m,
         comparisons=comparisons,

@@ -8,6 +8,8 @@ It follows GitHub's documented behaviour for the few endpoints the action uses:
 - ``GET /repos/{owner}/{repo}/pulls/{number}`` (``head.sha``);
 - ``GET /user``: 200 for a personal access token, 403 "Resource not accessible by
   integration" for an installation token such as the workflow's ``GITHUB_TOKEN``;
+- the Git Data endpoints (refs, blobs, trees, commits) and ``GET contents/{path}``
+  that the kept history uses, in `tests.fakes.github_git`;
 - 401 for an unknown token, 403 on writes with a read-only (fork) token, 422 for a
   blank body or one over 65,536 characters, rate-limit headers on every answer.
 
@@ -30,6 +32,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlencode
 
+from tests.fakes.github_git import GIT_ROUTES, GIT_WRITE_ROUTES, GitData
 from tests.fakes.github_wire import (
     BOT_LOGIN,
     DEFAULT_PER_PAGE,
@@ -92,8 +95,11 @@ _ROUTES: tuple[tuple[str, str, str], ...] = (
         "delete_comment",
     ),
     ("GET", r"/repos/(?P<o>[^/]+)/(?P<r>[^/]+)/pulls/(?P<n>\d+)", "get_pull"),
+    *GIT_ROUTES,
 )
-WRITE_ROUTES = frozenset({"create_comment", "update_comment", "delete_comment"})
+WRITE_ROUTES = frozenset(
+    {"create_comment", "update_comment", "delete_comment", *GIT_WRITE_ROUTES}
+)
 
 
 @dataclass
@@ -126,6 +132,10 @@ class FakeGitHub:
         self.requests: list[RecordedRequest] = []
         self._state = _State()
         self._lock = threading.RLock()
+        #: The repository's git objects and refs (`tests.fakes.github_git`); no commit
+        #: yet, so the Git Data endpoints answer 409 "Git Repository is empty." until a
+        #: test commits (``fake.git.commit_files("main", {...})``).
+        self.git = GitData(lock=self._lock)
         self._faults: dict[str, deque[Fault]] = defaultdict(deque)
         self._hooks: dict[str, list[Callable[[RecordedRequest], None]]] = defaultdict(list)
         self._server: ThreadingHTTPServer | None = None
@@ -246,7 +256,11 @@ class FakeGitHub:
         if route in WRITE_ROUTES and not token.can_write:
             return error_answer(403, "Resource not accessible by integration")
         with self._lock:
-            answer: Answer = getattr(self, f"_do_{route}")(call)
+            if route.startswith(("git_", "get_contents")):
+                self.git.api = f"{self.base_url}/repos/{self.repository}"
+                answer: Answer = getattr(self.git, f"do_{route}")(call)
+            else:
+                answer = getattr(self, f"_do_{route}")(call)
             return answer
 
     def _do_get_user(self, call: Call) -> Answer:

@@ -1,0 +1,245 @@
+"""Which run a pull request is gated against, and storing the default branch's runs.
+
+- `choose_baseline`: the ``baseline-results`` files when given (they win, with a
+  notice when ``history-branch`` is also set); else, on a pull request with
+  ``history-branch``, the run kept for the base commit or its nearest stored
+  first-parent ancestor. When nothing can be read the gate's status is
+  ``no_baseline_run`` with a note saying how the history gets filled: never a pass.
+- `store_push`: on a push to the default branch with ``history-branch``, store the run.
+  Every failure is one warning; the job's status stays the gate's.
+
+Reading needs ``contents: read`` (a fork's read-only token is enough); storing needs
+``contents: write`` on the push's job.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from leaderboard.action.event import PR_EVENTS
+from leaderboard.action.gitdata import EmptyRepository, GitData, GitDataError
+from leaderboard.action.history import (
+    WALK_LIMIT,
+    History,
+    HistoryUnreadable,
+    encode_records,
+)
+from leaderboard.action.runner import Log
+from leaderboard.action.settings import Settings
+from leaderboard.inputs import EvalRun, load_runs_noting
+from leaderboard.render.drift import KeptRun, render_drift
+from leaderboard.report import BaselineRun, Report
+
+__all__ = [
+    "Api",
+    "Choice",
+    "choose_baseline",
+    "default_branch_push",
+    "git_client",
+    "store_push",
+]
+
+Api = Callable[[], GitData | None]
+_TITLE = "leaderboard: history"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The baseline run chosen: records and where they come from, or why there is none."""
+
+    runs: list[EvalRun] | None = None
+    run: BaselineRun | None = None
+    note: str | None = None  # set: no baseline run could be read (no_baseline_run)
+    notes: tuple[str, ...] = ()  # what the loader changed in the baseline files
+
+
+def choose_baseline(
+    settings: Settings, event: Mapping[str, Any], api: Api, log: Log
+) -> Choice | None:
+    """The second run to gate against; None when the inputs ask for none.
+
+    Raises
+    ------
+    LeaderboardError
+        ``baseline-results`` files that cannot be read (bad input, exit 2).
+    """
+    on_pull = settings.event_name in PR_EVENTS
+    if settings.baseline_results:
+        if settings.history_branch and on_pull:
+            log.notice(
+                "baseline-results is given, so the pull request is gated against those "
+                f"files, not against the run kept on {settings.history_branch}",
+                title=_TITLE,
+            )
+        runs, notes = load_runs_noting(settings.baseline_results, format=settings.format)
+        label = settings.baseline_label or "baseline"
+        return Choice(runs, BaselineRun(label=label, source="results"), notes=tuple(notes))
+    if settings.history_branch is None or not on_pull:
+        return None
+    if settings.baseline is not None:
+        log.notice(
+            f"baseline is set ({settings.baseline}), so models are gated against it "
+            f"within this run, not against the run kept on {settings.history_branch}",
+            title=_TITLE,
+        )
+        return None
+    return _from_history(settings, settings.history_branch, event, api, log)
+
+
+def _from_history(
+    settings: Settings, branch: str, event: Mapping[str, Any], api: Api, log: Log
+) -> Choice:
+    """The run kept for the pull request's base commit, or a note saying why none."""
+    base = _dict(_dict(event.get("pull_request")).get("base"))
+    sha, ref = base.get("sha"), base.get("ref")
+    ref = ref if isinstance(ref, str) and ref else "the base branch"
+    fill = (
+        f"The next push to {ref} stores one (a workflow on push to {ref} with "
+        f"history-branch: {branch} and contents: write)."
+    )
+    client = api() if isinstance(sha, str) and sha else None
+    if not isinstance(sha, str) or client is None:
+        why = "The event names no base commit" if not sha else "No github-token"
+        return Choice(note=f"{why}, so no kept run can be looked up. {fill}")
+    started = time.perf_counter()
+    try:
+        found = History(client, branch, settings.comment_header).find(sha)
+    except (GitDataError, HistoryUnreadable) as exc:
+        log.warning(f"the kept run could not be read: {exc}", title=_TITLE)
+        return Choice(note=f"The run kept for {ref} could not be read ({exc}). {fill}")
+    finally:
+        client.close()
+    took = f"{client.requests} requests, {(time.perf_counter() - started) * 1000:.0f} ms"
+    if found is None:
+        log.info(f"history: no run kept for {sha[:7]} ({took})")
+        return Choice(
+            note=f"No run of {ref} is kept on {branch} for {sha[:7]} or its last "
+            f"{WALK_LIMIT} first-parent ancestors. {fill}"
+        )
+    run = found.run
+    label = settings.baseline_label or f"{run.branch or ref} {run.commit[:7]}"
+    log.info(
+        f"history: gated against the run of {run.commit[:7]} ({found.commits_behind} "
+        f"commits behind {sha[:7]}, stored {run.stored_at}; {len(found.records)} "
+        f"records; {took})"
+    )
+    return Choice(
+        found.records,
+        BaselineRun(
+            label=label,
+            source="history",
+            branch=run.branch or ref,
+            commit=run.commit,
+            stored_at=run.stored_at or None,
+            commits_behind=found.commits_behind,
+        ),
+    )
+
+
+def default_branch_push(settings: Settings, event: Mapping[str, Any]) -> str | None:
+    """The default branch's name when this run is a push to it, else None."""
+    if settings.event_name != "push":
+        return None
+    default = _dict(event.get("repository")).get("default_branch")
+    if not isinstance(default, str) or event.get("ref") != f"refs/heads/{default}":
+        return None
+    return default
+
+
+def store_push(
+    settings: Settings,
+    event: Mapping[str, Any],
+    *,
+    api: Api,
+    report: Report,
+    runs: list[EvalRun],
+    log: Log,
+) -> str | None:
+    """Store a push's run on the history branch; the drift table, or None.
+
+    Never raises for GitHub's sake: every failure is one warning.
+    """
+    branch = settings.history_branch
+    default = default_branch_push(settings, event)
+    commit = settings.sha or event.get("after")
+    client = None
+    if branch is None:
+        return None
+    if default is None:
+        log.info(f"history: not a push to the default branch: nothing stored on {branch}")
+    elif branch == default:
+        log.warning(
+            f"history-branch is {branch}, the default branch itself: nothing stored "
+            "(name a branch of its own, e.g. leaderboard-history)",
+            title=_TITLE,
+        )
+    else:
+        client = api()
+        if client is None or not isinstance(commit, str):
+            log.warning(
+                "run not stored: no github-token, repository or commit", title=_TITLE
+            )
+    if default is None or client is None or not isinstance(commit, str):
+        return None
+    records = encode_records(runs)
+    body = (report.model_dump_json(indent=1) + "\n").encode()
+    models = {
+        r.model_id: [r.mean_score, r.mean_ci_lo, r.mean_ci_hi] for r in report.leaderboard
+    }
+    started = time.perf_counter()
+    history = History(client, branch, settings.comment_header)
+    try:
+        stored = history.store(
+            commit=commit,
+            branch=default,
+            records=records,
+            report=body,
+            count=len(runs),
+            models=models,
+            keep=settings.history_keep,
+        )
+    except (ValueError, GitDataError) as exc:
+        if isinstance(exc, EmptyRepository):
+            why = "the repository is empty (no commit yet)"
+        elif isinstance(exc, GitDataError) and exc.status == 403:
+            why = f"{exc} (the push's job needs permissions: contents: write)"
+        else:
+            why = str(exc)
+        log.warning(f"run not stored on {branch}: {why}", title=_TITLE)
+        return None
+    finally:
+        client.close()
+    took = (time.perf_counter() - started) * 1000
+    log.info(
+        f"history: stored the run of {commit[:7]} on {branch} as {stored.commit[:7]} "
+        f"({len(records):,} + {len(body):,} bytes, {len(stored.runs)} kept, "
+        f"{len(stored.pruned)} pruned, {stored.attempts} attempt(s), "
+        f"{client.requests} requests, {took:.0f} ms)"
+    )
+    kept = [
+        KeptRun(r.commit, r.stored_at, {m: (v[0], v[1], v[2]) for m, v in r.models.items()})
+        for r in stored.runs
+    ]
+    return render_drift(kept, branch=default, history_branch=branch)
+
+
+def git_client(settings: Settings) -> Api:
+    """Makes the Git Data client from the settings; it makes None without a token."""
+
+    def make() -> GitData | None:
+        if not settings.github_token or not settings.repository:
+            return None
+        return GitData(
+            token=settings.github_token,
+            api_url=settings.api_url,
+            repository=settings.repository,
+        )
+
+    return make
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,130 @@
+"""Helpers for the kept-history tests: a repository in the fake, events, one action run.
+
+`Repo` puts a default branch with a first-parent history into the fake GitHub; `act`
+runs the action in-process (`leaderboard.action.job.run`, the real Git Data client and
+commenter talking HTTP to the fake) for a push or a pull request, and returns what a
+workflow would see.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from leaderboard.action.comments import GitHubCommenter
+from leaderboard.action.job import run
+from leaderboard.action.settings import Settings
+from tests.action.action_helpers import annotations
+from tests.conftest import make_runs
+from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
+
+HISTORY = "leaderboard-history"
+REPOSITORY = "octo-org/octo-repo"
+
+
+def records(shift: float = 0.0, *, models: int = 3, tasks: int = 30, seed: int = 0) -> str:
+    """JSON Lines of seeded records; ``shift`` moves model-2's scores (a regression)."""
+    lines = []
+    for r in make_runs(models=models, tasks=tasks, seed=seed):
+        score = r.score + shift if r.model_id == "model-2" else r.score
+        score = min(max(score, 0.0), 1.0)
+        lines.append(
+            json.dumps({"model_id": r.model_id, "task_id": r.task_id, "score": score})
+        )
+    return "\n".join(lines) + "\n"
+
+
+def push_event(sha: str, branch: str = "main") -> dict[str, Any]:
+    return {
+        "ref": f"refs/heads/{branch}",
+        "after": sha,
+        "repository": {"default_branch": "main", "full_name": REPOSITORY},
+    }
+
+
+def pr_event(base: str, *, number: int = 7, head: str = "a" * 40) -> dict[str, Any]:
+    return {
+        "action": "synchronize",
+        "number": number,
+        "pull_request": {
+            "number": number,
+            "head": {"sha": head, "ref": "feature"},
+            "base": {"sha": base, "ref": "main"},
+        },
+    }
+
+
+class Repo:
+    """The default branch ``main`` of the fake, one commit per `commit` call."""
+
+    def __init__(self, fake: FakeGitHub) -> None:
+        self.fake = fake
+        self.n = 0
+
+    def commit(self) -> str:
+        self.n += 1
+        return self.fake.git.commit_files(
+            "main", {"src/app.py": f"v = {self.n}\n".encode()}
+        )
+
+
+@dataclass
+class Outcome:
+    code: int
+    log: str
+    summary: str
+    report: dict[str, Any]
+
+    @property
+    def gate(self) -> dict[str, Any]:
+        gate: dict[str, Any] = self.report["gate"]
+        return gate
+
+    def annotations(self) -> list[tuple[str, str, str]]:
+        return annotations(self.log)
+
+
+def act(
+    tmp_path: Path,
+    fake: FakeGitHub,
+    *,
+    event_name: str,
+    event: dict[str, Any],
+    results: str,
+    sha: str | None = None,
+    token: str = INSTALLATION_TOKEN,
+    **inputs: str,
+) -> Outcome:
+    """Run the action in-process once; each call gets its own workspace."""
+    ws = tmp_path / f"ws{len(list(tmp_path.glob('ws*')))}"
+    (ws / "results").mkdir(parents=True)
+    (ws / "results" / "evals.jsonl").write_text(results)
+    (ws / "event.json").write_text(json.dumps(event))
+    env = {
+        "GITHUB_API_URL": fake.base_url,
+        "GITHUB_REPOSITORY": REPOSITORY,
+        "GITHUB_EVENT_NAME": event_name,
+        "GITHUB_EVENT_PATH": str(ws / "event.json"),
+        "GITHUB_SHA": sha or event.get("after") or "e" * 40,
+        "GITHUB_RUN_ID": "1001",
+        "GITHUB_WORKSPACE": str(ws),
+        "GITHUB_STEP_SUMMARY": str(ws / "summary.md"),
+        "INPUT_RESULTS": "results/*.jsonl",
+        "INPUT_RESAMPLES": "1000",
+        "INPUT_GITHUB-TOKEN": token,
+        "INPUT_HISTORY-BRANCH": HISTORY,
+    }
+    env.update({"INPUT_" + k.upper().replace("_", "-"): v for k, v in inputs.items()})
+    settings = Settings.from_env(env)
+    commenter = GitHubCommenter(
+        token=token, api_url=fake.base_url, repository=REPOSITORY, sleep=lambda _s: None
+    )
+    out = io.StringIO()
+    code = run(settings, commenter, event=event, out=out)
+    summary = (ws / "summary.md").read_text() if (ws / "summary.md").exists() else ""
+    report_path = ws / "leaderboard-report.json"
+    report = json.loads(report_path.read_text()) if report_path.exists() else {}
+    return Outcome(code, out.getvalue(), summary, report)
