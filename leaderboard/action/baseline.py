@@ -66,7 +66,11 @@ def choose_baseline(
     LeaderboardError
         ``baseline-results`` files that cannot be read (bad input, exit 2).
     """
-    on_pull = settings.event_name in PR_EVENTS
+    # The workflow_run half of the fork-safe recipe recomputes part 1's report: it
+    # reads the pull request's base from the API (its event does not carry it).
+    on_pull = settings.event_name in PR_EVENTS or (
+        settings.event_name == "workflow_run" and settings.pr_number is not None
+    )
     if settings.baseline_results:
         if settings.history_branch and on_pull:
             log.notice(
@@ -95,17 +99,20 @@ def _from_history(
     """The run kept for the pull request's base commit, or a note saying why none."""
     base = _dict(_dict(event.get("pull_request")).get("base"))
     sha, ref = base.get("sha"), base.get("ref")
+    client = api()
     ref = ref if isinstance(ref, str) and ref else "the base branch"
     fill = (
         f"The next push to {ref} stores one (a workflow on push to {ref} with "
         f"history-branch: {branch} and contents: write)."
     )
-    client = api() if isinstance(sha, str) and sha else None
-    if not isinstance(sha, str) or client is None:
-        why = "The event names no base commit" if not sha else "No github-token"
-        return Choice(note=f"{why}, so no kept run can be looked up. {fill}")
+    if client is None:
+        return Choice(note=f"No github-token, so no kept run can be read. {fill}")
     started = time.perf_counter()
     try:
+        if settings.event_name == "workflow_run" and settings.pr_number is not None:
+            sha, ref = client.pull_base(settings.pr_number)
+        if not isinstance(sha, str) or not sha:
+            return Choice(note=f"The event names no base commit to look up. {fill}")
         found = History(client, branch, settings.comment_header).find(sha)
     except (GitDataError, HistoryUnreadable) as exc:
         log.warning(f"the kept run could not be read: {exc}", title=_TITLE)

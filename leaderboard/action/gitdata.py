@@ -12,6 +12,7 @@ request                                    used for                 permission
 ``GET git/commits/{sha}``                  tree, first parent       ``contents: read``
 ``GET git/trees/{sha}?recursive=1``        the files stored         ``contents: read``
 ``GET contents/{path}?ref=``               a stored file            ``contents: read``
+``GET pulls/{number}``                     base (workflow_run)      ``pull-requests: read``
 ``GET git/blobs/{sha}``                    a file over 1 MB         ``contents: read``
 ``POST git/blobs``, ``git/trees``,         a new commit             ``contents: write``
 ``git/commits``
@@ -169,6 +170,15 @@ class GitData:
         """A blob's bytes (``git/blobs``: always base64)."""
         data = self._json("GET", f"git/blobs/{_hex(sha)}", "read a blob")
         return _b64(_get(data, "content"), "read a blob")
+
+    def pull_base(self, number: int) -> tuple[str, str]:
+        """A pull request's base commit and branch (``GET pulls/{number}``)."""
+        data = self._json("GET", f"pulls/{int(number)}", "read the pull request's base")
+        base = _get(data, "base")
+        ref = _get(base, "ref")
+        if not isinstance(ref, str) or not ref:
+            raise GitDataError("read the pull request's base", 0, "an answer without base")
+        return _sha(_get(base, "sha"), "read the pull request's base"), ref
 
     # -- writing -------------------------------------------------------------------------
     def create_blob(self, content: bytes) -> str:

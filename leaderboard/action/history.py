@@ -305,8 +305,8 @@ class History:
         """
         if len(records) + len(report) > MAX_RUN_BYTES:
             raise ValueError(
-                f"the run takes {len(records) + len(report):,} bytes gzipped, over the "
-                f"{MAX_RUN_BYTES:,} kept per run"
+                f"the run takes {len(records) + len(report):,} bytes (records gzipped, "
+                f"and the report), over the {MAX_RUN_BYTES:,} bytes kept per run"
             )
         self.api.retrier.reset()
         head = self.api.head(self.branch)  # EmptyRepository before any write

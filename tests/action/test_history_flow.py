@@ -244,3 +244,26 @@ def test_history__baseline_results_win_over_history__with_a_notice(
     notices = [a for a in pr.annotations() if a[0] == "notice"]
     assert len(notices) == 1
     assert "baseline-results" in notices[0][2]
+
+
+def test_history__workflow_run_half__reads_the_base_from_the_pull_request(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    c1 = Repo(github_api).commit()
+    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
+    github_api.add_pull(8, head_sha="a" * 40, base_sha=c1)
+    event = {"workflow_run": {"head_sha": "a" * 40, "pull_requests": []}}
+    second = act(
+        tmp_path,
+        github_api,
+        event_name="workflow_run",
+        event=event,
+        results=records(shift=-0.2),
+        pr_number="8",
+        fail_on_regression="false",
+    )
+    assert second.code == 0, second.log
+    assert second.gate["status"] == "regressed"
+    assert second.gate["baseline_run"]["commit"] == c1
+    (comment,) = github_api.comments(8)
+    assert f"model-2 @ main {c1[:7]}" in comment["body"]

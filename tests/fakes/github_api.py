@@ -184,10 +184,16 @@ class FakeGitHub:
     def add_token(self, token: str, **kwargs: Any) -> None:
         self.tokens[token] = Token(**kwargs)
 
-    def add_pull(self, number: int, head_sha: str = "a" * 40) -> None:
+    def add_pull(
+        self, number: int, head_sha: str = "a" * 40, base_sha: str = "b" * 40
+    ) -> None:
         with self._lock:
             self._state.issues.add(number)
-            self._state.pulls[number] = {"number": number, "head_sha": head_sha}
+            self._state.pulls[number] = {
+                "number": number,
+                "head_sha": head_sha,
+                "base_sha": base_sha,
+            }
 
     def add_issue(self, number: int) -> None:
         with self._lock:
@@ -289,7 +295,7 @@ class FakeGitHub:
                     "ref": "feature",
                     "label": "octo-org:feature",
                 },
-                "base": {"sha": "b" * 40, "ref": "main", "label": "octo-org:main"},
+                "base": {"sha": pull["base_sha"], "ref": "main", "label": "octo-org:main"},
             },
         )
 
