@@ -7,7 +7,10 @@ one sticky comment out.
 - `comments`: the sticky comment through PyGithub (the only module that imports it);
 - `sticky`: the comment's hidden markers, pure functions;
 - `retry`: bounded retries following GitHub's rate limits;
-- `runner`: annotations, step outputs and the job summary.
+- `runner`: annotations, step outputs and the job summary;
+- `baseline`: which run a pull request is gated against; storing a push's run;
+- `history`: the kept runs on a branch (layout, store, find);
+- `gitdata`: the Git Data requests the history makes (plain HTTP).
 
 (Named ``action``, not ``github``, so that it never reads as PyGithub's ``github``.)
 """

@@ -79,7 +79,11 @@ def baseline_run_text(report: Report) -> str:
 
 def verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
     line = _verdict(report, sha, run, header)
-    return line + baseline_run_text(report)
+    said = baseline_run_text(report)
+    link = f" ([workflow run]({run}))" if run else ""
+    if said and link and line.endswith(link):  # the run's link stays last
+        return line[: -len(link)] + said + link
+    return line + said
 
 
 def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:

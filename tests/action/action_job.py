@@ -44,6 +44,7 @@ class Job:
     event: dict[str, Any] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     run_id: int = 1001
+    sha: str = MERGE_SHA  # GITHUB_SHA: the merge commit of a PR, the pushed commit
 
     def __post_init__(self) -> None:
         for sub in ("workspace", "workflow", "file_commands"):
@@ -74,7 +75,7 @@ class Job:
             "GITHUB_REPOSITORY": REPOSITORY,
             "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(base / "workflow" / "event.json"),
-            "GITHUB_SHA": MERGE_SHA,
+            "GITHUB_SHA": self.sha,
             "GITHUB_RUN_ID": str(self.run_id),
             "GITHUB_WORKSPACE": str(ws),
             "GITHUB_OUTPUT": str(base / "file_commands" / "set_output"),
