@@ -78,7 +78,9 @@ def choose_baseline(
                 f"files, not against the run kept on {settings.history_branch}",
                 title=_TITLE,
             )
-        runs, notes = load_runs_noting(settings.baseline_results, format=settings.format)
+        runs, notes = load_runs_noting(
+            settings.baseline_results, format=settings.format, root=settings.workspace
+        )
         label = settings.baseline_label or "baseline"
         return Choice(runs, BaselineRun(label=label, source="results"), notes=tuple(notes))
     if settings.history_branch is None or not on_pull:

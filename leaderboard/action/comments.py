@@ -15,8 +15,8 @@ How one `GitHubCommenter.upsert` goes:
    A human comment quoting the marker is never touched.
 3. None: POST. A POST is never retried blindly: after a failure the comments are
    listed again and a comment that landed is adopted. Then list once more: if a
-   racing run posted too, every run keeps the oldest comment, gives it the newest
-   content, and deletes the others.
+   racing run posted too, every run keeps the comment with the newest content and
+   deletes the others (never copying a body it did not compute itself).
 4. Some: read the pull request's head. A run for a commit that is no longer the head,
    or an earlier run for the same commit, leaves the comment alone; otherwise the
    oldest one is edited (re-created if it was deleted meanwhile) and extras deleted.
@@ -377,17 +377,19 @@ class _Run:
         return self.dedupe(own, self.head())
 
     def dedupe(self, own: list[_Own], head: str | None) -> str:
-        """Keep the oldest comment (every run picks the same) with the newest content."""
+        """Keep the comment with the newest content; delete the other copies.
+
+        Never copies one comment's body into another: a body this run did not
+        compute may be forged (another workflow that lets a pull request's author
+        choose a bot comment's text can carry the marker and a stamp), and copying it
+        would put the forgery into the real comment. Every racing run ranks the
+        comments alike, so all keep the same one.
+        """
         newest = max(own, key=lambda c: c.rank(head))
-        while (
-            len(own) > 1
-            and newest.body != own[0].body
-            and not self.edit(own[0], newest.body)
-        ):
-            own = own[1:]  # the oldest was deleted meanwhile: keep the next one
-        for extra in own[1:]:
-            self.delete(extra)
-        return own[0].html_url
+        for extra in own:
+            if extra is not newest:
+                self.delete(extra)
+        return newest.html_url
 
 
 def _explain(failure: Failure) -> str:

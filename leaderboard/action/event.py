@@ -28,9 +28,9 @@ class Target:
     pr_number: int | None
     head_sha: str | None
     run_id: int | None
-    # The number came from the ``pr-number`` input on a ``workflow_run`` whose event
-    # lists no pull request (always so for a fork): nothing vouches that it belongs to
-    # the run, so the comment goes out only if that pull request's head is head_sha.
+    # The number came from the ``pr-number`` input and the event does not vouch for
+    # it (any event but a pull request's own number or a workflow_run's listed one):
+    # the comment goes out only if that pull request's head is head_sha.
     unconfirmed: bool = field(default=False, compare=False)
 
 
@@ -38,25 +38,36 @@ def resolve_target(settings: Settings, event: Mapping[str, Any]) -> Target:
     """Find the pull request and its head commit from the event and the inputs.
 
     - ``pull_request`` / ``pull_request_target``: the event's pull request, and its head
-      commit (``GITHUB_SHA`` is the merge commit there, which no reviewer knows).
+      commit (``GITHUB_SHA`` is the merge commit there, which no reviewer knows). A
+      ``pr-number`` naming another pull request is refused.
     - ``workflow_run`` (the fork-safe second half): the ``pr-number`` input (read from
       the artifact), else the run's only pull request; the commit is the run's head. A
       ``pr-number`` that the event contradicts is refused.
     - any other event: the ``pr-number`` input if given, else no pull request.
 
+    A ``pr-number`` the event does not list is `Target.unconfirmed`: the comment is
+    posted only if that pull request's head is the commit the results are for.
+
     Raises
     ------
     UsageError
-        A ``pr-number`` that is not one of the triggering run's pull requests.
+        A ``pr-number`` that is not the event's pull request, or not one of the
+        triggering run's pull requests.
     """
     number = settings.pr_number
     head_sha = settings.sha
     if settings.event_name in PR_EVENTS:
         pull = _dict(event.get("pull_request"))
         found = _int(pull.get("number")) or _int(event.get("number"))
-        number = number or found
+        if number is not None and found is not None and number != found:
+            raise UsageError(
+                f"pr-number: #{number} is not the pull request of this event "
+                f"(#{found}); leave pr-number empty on pull_request events"
+            )
         head_sha = _str(_dict(pull.get("head")).get("sha")) or head_sha
-    elif settings.event_name == "workflow_run":
+        unconfirmed = number is not None and found is None
+        return Target(number or found, head_sha, settings.run_id, unconfirmed=unconfirmed)
+    if settings.event_name == "workflow_run":
         wr = _dict(event.get("workflow_run"))
         pulls = [_int(_dict(p).get("number")) for p in _list(wr.get("pull_requests"))]
         listed = [n for n in pulls if n is not None]
@@ -71,7 +82,8 @@ def resolve_target(settings: Settings, event: Mapping[str, Any]) -> Target:
         head_sha = _str(wr.get("head_sha")) or head_sha
         unconfirmed = number is not None and number not in listed
         return Target(number, head_sha, settings.run_id, unconfirmed=unconfirmed)
-    return Target(pr_number=number, head_sha=head_sha, run_id=settings.run_id)
+    # push, workflow_dispatch, schedule...: nothing in the event names a pull request.
+    return Target(number, head_sha, settings.run_id, unconfirmed=number is not None)
 
 
 def read_event(path: Path | None) -> Mapping[str, Any]:
@@ -91,6 +103,11 @@ def read_event(path: Path | None) -> Mapping[str, Any]:
     except (OSError, ValueError) as exc:
         raise UsageError(
             f"GITHUB_EVENT_PATH: cannot read the event file {str(path)!r}: {exc}"
+        ) from None
+    except RecursionError:
+        raise UsageError(
+            f"GITHUB_EVENT_PATH: the event file {str(path)!r} is nested too deeply "
+            "to be an event the runner wrote"
         ) from None
     return data if isinstance(data, dict) else {}
 

@@ -15,10 +15,13 @@ traceback is printed and the status is 3.
 from __future__ import annotations
 
 import contextlib
+import errno
+import logging
 import os
 import sys
+import tempfile
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -110,11 +113,15 @@ def run(
         git = git or git_client(settings)
         runs: list[EvalRun] | None = None
         if compute is not None:
-            report = compute(settings)
+            computed = compute(settings)
         else:
-            report, runs = _compute(settings, choose_baseline(settings, event, git, log))
-        # A template is any file the input names (even /proc/self/environ): the token
-        # never goes into a public comment or the summary, whatever it renders.
+            computed, runs = _compute(
+                settings, choose_baseline(settings, event, git, log), log
+            )
+        # Ids come from artifacts: one equal to the token is redacted before markdown
+        # escaping could disguise it (`ghs\_...`), and the JSON report never holds it.
+        report = _redacted(computed, log)
+        # What a template renders is redacted too (it may spell the token itself).
         comment = log.redact(render_comment(report, context, template=settings.template))
         summary = log.redact(render_summary(report, context, template=settings.template))
         report_path = _write_report(settings, report)
@@ -218,18 +225,60 @@ def _print_traceback(log: Log) -> None:
 
 
 def _check_template(template: Path, workspace: Path) -> None:
-    """A template is a file inside the workspace (after links are followed).
+    """A template is a regular file inside the workspace, not a link, not under .git/.
 
-    Its text goes into a public comment: a path such as /proc/self/environ, or a link
-    out of the checkout, would publish whatever the runner's files hold.
+    Its text goes into a public comment: a path such as /proc/self/environ, a link
+    out of the checkout or to ``.git/config`` (where actions/checkout keeps the token,
+    base64-encoded) would publish whatever the runner's files hold.
     """
+    shown = str(template)
+    fix = "keep the template in the repository (for example .github/leaderboard.md.j2)"
+    if template.is_symlink():
+        raise UsageError(f"template: {shown!r} is a symbolic link; {fix}, as a file")
     if not template.is_file():
-        raise UsageError(f"template: no such file {str(template)!r}")
-    if not template.resolve().is_relative_to(workspace.resolve()):
+        raise UsageError(f"template: no such file {shown!r}")
+    root = workspace.resolve()
+    real = template.resolve()
+    if not real.is_relative_to(root):
+        raise UsageError(f"template: {shown!r} is outside the workspace; {fix}")
+    if ".git" in real.relative_to(root).parts:
         raise UsageError(
-            f"template: {str(template)!r} is outside the workspace; keep the template "
-            "in the repository (for example .github/leaderboard.md.j2)"
+            f"template: {shown!r} lies under .git/, which holds the checkout's "
+            f"credentials; {fix}"
         )
+    lexical = Path(os.path.abspath(template))
+    if not lexical.is_relative_to(os.path.abspath(workspace)) or lexical.relative_to(
+        os.path.abspath(workspace)
+    ) != real.relative_to(root):
+        # A folder on the way is a link: the file is not where the input says.
+        raise UsageError(f"template: {shown!r} is reached through a link; {fix}")
+
+
+@contextlib.contextmanager
+def _files_logged(log: Log | None) -> Iterator[None]:
+    """Show the loader's "read FILE: N records" lines in the runner log."""
+    if log is None:
+        yield
+        return
+    logger = logging.getLogger("leaderboard.inputs")
+    handler = _LogHandler(log)
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+class _LogHandler(logging.Handler):
+    def __init__(self, log: Log) -> None:
+        super().__init__(logging.INFO)
+        self.log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.log.info(record.getMessage())
 
 
 def compute_report(settings: Settings, choice: Choice | None = None) -> Report:
@@ -243,8 +292,13 @@ def compute_report(settings: Settings, choice: Choice | None = None) -> Report:
     return _compute(settings, choice)[0]
 
 
-def _compute(settings: Settings, choice: Choice | None) -> tuple[Report, list[EvalRun]]:
-    runs, notes = load_runs_noting(settings.results, format=settings.format)
+def _compute(
+    settings: Settings, choice: Choice | None, log: Log | None = None
+) -> tuple[Report, list[EvalRun]]:
+    with _files_logged(log):
+        runs, notes = load_runs_noting(
+            settings.results, format=settings.format, root=settings.workspace
+        )
     second = choice is not None and choice.runs is not None
     report = build_report(
         runs,
@@ -268,6 +322,13 @@ def _compute(settings: Settings, choice: Choice | None) -> tuple[Report, list[Ev
     return report, runs
 
 
+def _redacted(report: Report, log: Log) -> Report:
+    """`report` with every secret (and its encoded forms) in any string replaced."""
+    text = report.model_dump_json()
+    clean = log.redact(text)
+    return report if clean == text else Report.model_validate_json(clean)
+
+
 def _context(settings: Settings, target: Target) -> CommentContext:
     return CommentContext(
         head_sha=target.head_sha,
@@ -278,16 +339,52 @@ def _context(settings: Settings, target: Target) -> CommentContext:
 
 
 def _write_report(settings: Settings, report: Report) -> Path:
+    """Write the JSON report inside the workspace, through a temporary file.
+
+    A committed symbolic link at the path is replaced, never written through (it could
+    point anywhere on the runner); a path outside the workspace, or whose folders lead
+    out of it through links, is refused.
+    """
     path = settings.json_report or settings.default_report_path()
+    shown = str(path)
+    root = settings.workspace.resolve()
+    fix = "give a path relative to the workspace, such as out/leaderboard.json"
+    if not _inside(path.parent, settings.workspace):
+        raise UsageError(f"json-report: {shown!r} is outside the workspace; {fix}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        if not path.parent.resolve().is_relative_to(root):  # raced, or a link
+            raise UsageError(f"json-report: {shown!r} is outside the workspace; {fix}")
+        if path.is_dir() and not path.is_symlink():
+            raise IsADirectoryError(errno.EISDIR, "Is a directory")
+        handle, temp = tempfile.mkstemp(prefix=".leaderboard-", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(report.model_dump_json(indent=2) + "\n")
+            os.chmod(temp, 0o644)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
     except OSError as exc:
-        raise UsageError(
-            f"json-report: cannot write {str(path)!r}: {exc.strerror}"
-        ) from None
+        raise UsageError(f"json-report: cannot write {shown!r}: {exc.strerror}") from None
     _give_to_workspace_owner(settings.workspace, path)
     return path
+
+
+def _inside(folder: Path, workspace: Path) -> bool:
+    """Whether `folder` lies in `workspace`, by name and after links are followed.
+
+    A folder yet to be made is judged by its nearest existing ancestor.
+    """
+    lexical = Path(os.path.abspath(folder))
+    if not lexical.is_relative_to(os.path.abspath(workspace)):
+        return False
+    probe = lexical
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    return probe.resolve().is_relative_to(workspace.resolve())
 
 
 def _give_to_workspace_owner(workspace: Path, path: Path) -> None:
@@ -375,7 +472,7 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
     data = report.data
     log.info(
         f"leaderboard: {data.models} models, {data.tasks} tasks, {data.records} records; "
-        f"intervals at {report.settings.confidence:g}"
+        f"intervals at {report.settings.confidence:.10g}"
     )
     for row in report.leaderboard[:LOG_ROWS]:
         log.info(
@@ -393,7 +490,8 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
     for c in gate.comparisons:
         line = (
             f"{c.candidate} - {c.baseline} ({c.scope}): {c.diff_mean:+.4f} "
-            f"[{c.ci_lo:+.4f}, {c.ci_hi:+.4f}] at {c.confidence:g}, margin {c.margin:g}"
+            f"[{c.ci_lo:+.4f}, {c.ci_hi:+.4f}] at {c.confidence:.10g}, "
+            f"margin {c.margin:.10g}"
         )
         if c.regressed and failing:
             log.error(f"regression: {line}", title="leaderboard: regression")

@@ -9,15 +9,64 @@ with a random delimiter that no value contains.
 
 from __future__ import annotations
 
+import base64
 import secrets
 import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import quote
 
 from leaderboard.render import log_text
 
-__all__ = ["Log", "append_summary", "escape_data", "escape_property", "write_outputs"]
+__all__ = [
+    "Log",
+    "append_summary",
+    "escape_data",
+    "escape_property",
+    "secret_forms",
+    "write_outputs",
+]
+
+# How actions/checkout stores the token in .git/config: `AUTHORIZATION: basic` and the
+# base64 of this prefix followed by the token.
+_BASIC_PREFIXES = ("", "x-access-token:")
+_MIN_FORM = 12  # shorter fragments would redact innocent text
+
+
+def _base64_cores(text: str) -> list[str]:
+    """The base64 characters that encode `text` whatever bytes come before or after.
+
+    A secret inside longer encoded data starts at one of three offsets in a 3-byte
+    group; for each, drop the characters that also depend on the neighbouring bytes.
+    """
+    raw = text.encode()
+    cores = []
+    for shift in range(3):
+        encoded = base64.b64encode(b"\0" * shift + raw).decode()
+        # Characters wholly inside `raw`: skip the ones touched by the padding bytes.
+        start = -(-shift * 4 // 3)  # ceil(shift * 8 / 6)
+        end = ((shift + len(raw)) * 8) // 6
+        cores.append(encoded[start:end])
+    return cores
+
+
+def secret_forms(secret: str) -> list[str]:
+    """The forms in which a token can leak: itself, base64 and URL-encoded.
+
+    ``base64(token)`` and ``base64("x-access-token:" + token)`` (the basic-auth
+    header actions/checkout writes to .git/config), each also as a fragment of longer
+    base64 data; and the token percent-encoded. Longest first, so a longer form is
+    replaced before a form inside it.
+    """
+    if not secret:
+        return []
+    forms = {secret, quote(secret, safe="")}
+    for prefix in _BASIC_PREFIXES:
+        whole = base64.b64encode((prefix + secret).encode()).decode()
+        forms.update({whole, whole.rstrip("=")})
+        forms.update(core for core in _base64_cores(prefix + secret))
+    return sorted((f for f in forms if len(f) >= _MIN_FORM), key=len, reverse=True)
 
 
 def escape_data(text: str) -> str:
@@ -59,11 +108,12 @@ class Log:
 
     def __init__(self, stream: TextIO, *, secrets: Iterable[str] = ()) -> None:
         self._stream = stream
-        self._secrets = tuple(s for s in secrets if s)
+        forms = [form for secret in secrets for form in secret_forms(secret)]
+        self._secrets = tuple(sorted(set(forms), key=len, reverse=True))
         self.counts: dict[str, int] = {"error": 0, "warning": 0, "notice": 0}
 
     def redact(self, text: str) -> str:
-        """Replace every secret in ``text`` by ``***``."""
+        """Replace every secret, and its base64 and URL-encoded forms, by ``***``."""
         for secret in self._secrets:
             text = text.replace(secret, "***")
         return text

@@ -20,6 +20,7 @@ def load_runs(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     format: str = "auto",
+    root: str | os.PathLike[str] | None = None,
 ) -> list[EvalRun]:
     """Load, validate and combine eval-runner artifacts.
 
@@ -34,6 +35,9 @@ def load_runs(
         otherwise reads it as records (by extension, then by content);
         ``"records"`` reads every file as records; a framework name reads every file
         with that framework's reader.
+    root : path, optional
+        Refuse any path or file outside this folder, after links (the action passes
+        its workspace: artifacts and inputs there are untrusted).
 
     Returns
     -------
@@ -54,7 +58,7 @@ def load_runs(
         the line or record, the field and the fix.
     """
 
-    runs, sources = collect(paths, format)
+    runs, sources = collect(paths, format, root=root)
     canonical_sort(runs)
     check_runs(runs, sources)
     return runs
@@ -64,6 +68,7 @@ def load_runs_noting(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     format: str = "auto",
+    root: str | os.PathLike[str] | None = None,
 ) -> tuple[list[EvalRun], list[str]]:
     """`load_runs`, with what the framework readers changed returned as sentences.
 
@@ -73,7 +78,7 @@ def load_runs_noting(
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FormatWarning)
-        runs = load_runs(paths, format=format)
+        runs = load_runs(paths, format=format, root=root)
     notes: list[str] = []
     for item in caught:
         if issubclass(item.category, FormatWarning):

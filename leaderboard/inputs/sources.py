@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import logging
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,8 @@ from typing import Any
 from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import frameworks
 from leaderboard.inputs.csv_records import iter_csv
+from leaderboard.inputs.frameworks import FormatWarning
+from leaderboard.inputs.globbing import expand_glob
 from leaderboard.inputs.json_records import iter_json, iter_jsonl
 from leaderboard.inputs.reading import (
     FieldProblem,
@@ -30,6 +34,8 @@ from leaderboard.inputs.reading import (
 )
 from leaderboard.inputs.records import EvalRun
 
+#: "read FILE: N records" for each file, at INFO (the action shows it in its log).
+log = logging.getLogger("leaderboard.inputs")
 FRAMEWORK_FORMATS = frameworks.FRAMEWORK_FORMATS
 FORMATS = ("auto", "records", *FRAMEWORK_FORMATS)
 _READERS: dict[str, Callable[[Path, str, Callable[[str], str]], Iterator[Place]]] = {
@@ -65,8 +71,16 @@ def _shown(text: str) -> str:
 
 def expand(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    root: str | os.PathLike[str] | None = None,
 ) -> list[Source]:
-    """The files named by `paths`, globs expanded (sorted), each file once."""
+    """The files named by `paths`, globs expanded (sorted), each file once.
+
+    Globs follow `globbing.expand_glob`: ``**`` matches folders starting with a dot
+    and never enters a link to a folder (one warning names the links left out). With
+    `root` (the action's workspace), a path or a file outside it, after links, is
+    refused.
+    """
     items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     if not items:
         raise UsageError("no input files given: name at least one file or glob")
@@ -78,9 +92,17 @@ def expand(
             raise UsageError(f"not a usable path: {item!r}; give a file name or a glob")
         files = [text]
         if glob.has_magic(text) and not os.path.lexists(text):
-            files = [
-                f for f in sorted(glob.glob(text, recursive=True)) if os.path.isfile(f)
-            ]
+            found = expand_glob(text)
+            files = found.files
+            if found.skipped_links:
+                links = ", ".join(_shown(link) for link in found.skipped_links[:3])
+                more = len(found.skipped_links) - 3
+                warnings.warn(
+                    f"{_shown(text)}: links to folders are not followed: {links}"
+                    + (f" and {more} more" if more > 0 else ""),
+                    FormatWarning,
+                    stacklevel=2,
+                )
             if not files:
                 raise InputError(
                     "no file matches this pattern",
@@ -90,10 +112,29 @@ def expand(
                 )
         for name in files:
             key = os.path.realpath(name)
+            if root is not None:
+                _check_inside(name, key, root)
             if key not in seen:
                 seen.add(key)
                 sources.append(Source(_shown(name), Path(name), ""))
     return sources
+
+
+def _check_inside(name: str, real: str, root: str | os.PathLike[str]) -> None:
+    """Refuse a file that is not inside `root` by its name or after links."""
+    top = os.path.abspath(root)
+    lexical = os.path.abspath(name)
+    if not (
+        Path(lexical).is_relative_to(top)
+        and Path(real).is_relative_to(os.path.realpath(top))
+    ):
+        how = "links" if Path(lexical).is_relative_to(top) else "is"
+        raise InputError(
+            f"{how} outside the workspace",
+            file=_shown(name),
+            fix="give results as paths relative to the workspace, inside it "
+            "(no absolute paths, no .., no links out of the checkout)",
+        )
 
 
 def _sniff(path: Path, head: bytes) -> str | None:
@@ -166,14 +207,17 @@ def _reader_for(source: Source, fmt: str) -> str:
 
 
 def collect(
-    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], fmt: str
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    fmt: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
 ) -> tuple[list[EvalRun], list[Source]]:
     """Read every file named by `paths` with the reader `fmt` chooses."""
     if fmt not in FORMATS:
         raise UsageError(f"--format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
     runs: list[EvalRun] = []
     sources = []
-    for found in expand(paths):
+    for found in expand(paths, root=root):
         source = dataclasses.replace(found, reader=_reader_for(found, fmt))
         before = len(runs)
         if source.reader in _READERS:
@@ -189,6 +233,9 @@ def collect(
                 file=source.shown,
                 fix="check that the eval runner wrote its results to this file",
             )
+        log.info(
+            "read %s: %s records (%s)", source.shown, len(runs) - before, source.reader
+        )
         sources.append(source)
     return runs, sources
 

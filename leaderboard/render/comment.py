@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import jinja2
+import jinja2.exceptions
 import jinja2.sandbox
 
 from leaderboard._version import __version__
@@ -89,6 +90,54 @@ class CommentContext:
     summary_url: str | None = None  # where the full report can be read (job summary)
 
 
+#: Longest string or list a user template may build with ``*`` (a comment holds
+#: 65,536 characters), and the largest power it may compute.
+MAX_TEMPLATE_PRODUCT = 1_000_000
+_MAX_POWER_DIGITS = 4_300
+
+
+class _BoundedSandbox(jinja2.sandbox.SandboxedEnvironment):
+    """The sandbox, with ``*`` and ``**`` unable to build gigabytes.
+
+    ``{{ "x" * 10**9 }}`` would otherwise allocate a gigabyte (or fail with a
+    MemoryError deep inside Jinja); here it is a `jinja2.exceptions.SecurityError`,
+    which the renderer reports as bad configuration naming the template's line.
+    """
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(
+        self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
+    ) -> Any:
+        if operator == "**":
+            if _is_int(left) and _is_int(right) and right > 0:
+                digits = right * max(1, abs(left).bit_length()) * 0.302
+                if digits > _MAX_POWER_DIGITS:
+                    raise jinja2.exceptions.SecurityError(
+                        f"{left} ** {right} has too many digits for a template"
+                    )
+            return left**right
+        size = _product_size(left, right)
+        if size is not None and size > MAX_TEMPLATE_PRODUCT:
+            raise jinja2.exceptions.SecurityError(
+                f"the product has {size:,} items, over the template limit of "
+                f"{MAX_TEMPLATE_PRODUCT:,}"
+            )
+        return left * right
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _product_size(left: object, right: object) -> int | None:
+    """Length of ``left * right`` when it repeats a sequence, else None."""
+    for seq, times in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple, bytes)) and isinstance(times, int):
+            return len(seq) * max(0, times)
+    return None
+
+
 def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
     """The Jinja environment of the built-in templates (or an empty sandboxed one).
 
@@ -106,7 +155,7 @@ def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
     """
     env: jinja2.Environment
     if sandboxed:
-        env = jinja2.sandbox.SandboxedEnvironment(**_ENV_OPTIONS)
+        env = _BoundedSandbox(**_ENV_OPTIONS)
     else:
         # Markdown, not HTML: autoescape would not help; the view is pre-escaped.
         env = jinja2.Environment(  # noqa: S701

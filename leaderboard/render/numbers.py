@@ -31,6 +31,9 @@ def pct(x: float | None, digits: int = 1) -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
     text = f"{100 * x:.{digits}f}"
+    while 0 < x < 1 and float(text) in (0.0, 100.0) and digits < 12:
+        digits += 1  # 0.9999999 is not "100%"
+        text = f"{100 * x:.{digits}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return ("0" if text == "-0" else text) + "%"

@@ -306,12 +306,17 @@ def test_run__json_report_path_and_relative_output(settings: Settings) -> None:
     assert json.loads(target.read_text())["schema_version"] == 1
 
 
-def test_run__json_report_outside_workspace_is_absolute(
+def test_run__json_report_outside_workspace__exit_2_nothing_written(
     settings: Settings, tmp_path: Path
 ) -> None:
+    """The docs say relative to the workspace: an absolute path elsewhere is refused."""
     target = tmp_path / "elsewhere" / "lb.json"
-    go(replace(settings, json_report=target), FakeCommenter(), CLEAN)
-    assert outputs(settings)["report"] == str(target)
+    code, log = go(replace(settings, json_report=target), FakeCommenter(), CLEAN)
+    assert code == 2
+    assert "json-report:" in log
+    assert "outside the workspace" in log
+    assert not target.exists()
+    assert not target.parent.exists()
 
 
 def test_run__json_report_unwritable__exit_2_names_the_input(settings: Settings) -> None:

@@ -60,5 +60,5 @@ def test_run__template_linking_out_of_the_workspace__exit_2(
     commenter = FakeCommenter()
     code, log = go(replace(settings, template=link), commenter, CLEAN)
     assert code == 2
-    assert "outside the workspace" in log
+    assert "is a symbolic link" in log
     assert all("not for a comment" not in c["body"] for c in commenter.calls)
