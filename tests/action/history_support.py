@@ -96,12 +96,18 @@ def act(
     results: str,
     sha: str | None = None,
     token: str = INSTALLATION_TOKEN,
+    files: dict[str, str] | None = None,
     **inputs: str,
 ) -> Outcome:
-    """Run the action in-process once; each call gets its own workspace."""
+    """Run the action in-process once; each call gets its own workspace.
+
+    `files` are written into the workspace too (name relative to it -> text).
+    """
     ws = tmp_path / f"ws{len(list(tmp_path.glob('ws*')))}"
     (ws / "results").mkdir(parents=True)
     (ws / "results" / "evals.jsonl").write_text(results)
+    for name, text in (files or {}).items():
+        (ws / name).write_text(text)
     (ws / "event.json").write_text(json.dumps(event))
     env = {
         "GITHUB_API_URL": fake.base_url,

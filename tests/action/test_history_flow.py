@@ -227,15 +227,14 @@ def test_history__baseline_results_win_over_history__with_a_notice(
 ) -> None:
     c1 = Repo(github_api).commit()
     act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
-    other = tmp_path / "base.jsonl"
-    other.write_text(records(seed=1))
     pr = act(
         tmp_path,
         github_api,
         event_name="pull_request",
         event=pr_event(c1),
         results=records(),
-        baseline_results=str(other),
+        files={"base.jsonl": records(seed=1)},
+        baseline_results="base.jsonl",
         baseline_label="nightly",
     )
     assert pr.code == 0, pr.log
