@@ -31,16 +31,22 @@ class LeaderboardRow(_Model):
     mean_ci_lo: float
     mean_ci_hi: float
     win_rate: float = Field(
-        description="share of its tasks on which the model has the top score; "
-        "a tie is a full win for every tied model"
+        description="share of its tasks (weighted by `weight`) on which the model has "
+        "the top score; a tie is a full win for every tied model"
     )
     tasks_completed: int
     tasks_total: int = Field(description="tasks present in the whole run")
     complete: bool = Field(description="false when the model misses tasks or items")
     missing_tasks: list[str] = Field(default_factory=list)
     units: int = Field(description="resampling units behind the interval")
-    rank_lo: int = Field(description="best rank the model takes across replicates")
-    rank_hi: int = Field(description="worst rank the model takes across replicates")
+    rank_lo: int = Field(
+        description="best plausible rank: 1 + the models significantly better "
+        "(their pairwise interval excludes zero)"
+    )
+    rank_hi: int = Field(
+        description="worst plausible rank: the number of models minus those "
+        "significantly worse"
+    )
     categories: dict[str, float] = Field(default_factory=dict)
     category_intervals: dict[str, Interval] = Field(default_factory=dict)
 
@@ -72,11 +78,23 @@ class GateComparison(_Model):
     )
     margin: float
     regressed: bool = Field(description="the whole interval lies below -margin")
-    min_detectable_regression: float = Field(
-        description="smallest true drop this suite detects with 80% power"
+    min_detectable_regression: float | None = Field(
+        description="smallest true drop this suite detects with 80% power; null when "
+        "it cannot be estimated or no drop within the score range would be detected"
     )
     shared_tasks: int = 0
     shared_units: int = 0
+    status: Literal["regressed", "no_regression", "undetermined"] = Field(
+        default="no_regression",
+        description='"undetermined": the data cannot estimate the spread of this '
+        "difference, so it can neither pass nor fail (never shown as a pass); "
+        '"regressed" exactly when `regressed`',
+    )
+    note: str | None = Field(
+        default=None,
+        description="why the comparison is undetermined, or why no detectable drop "
+        "is given, and what would change it",
+    )
 
 
 class BaselineRun(_Model):
@@ -107,9 +125,14 @@ class Gate(_Model):
     status: GateStatus = Field(
         default="off",
         description="off: no gate asked for; no_baseline_run: a baseline run was asked "
-        "for (the kept history) and none could be read, so nothing was gated",
+        "for (the kept history) and none could be read, so nothing was gated; "
+        "regressed: a comparison regressed; else undetermined: a comparison cannot be "
+        "determined from the data (never a pass); else no_regression",
     )
-    note: str | None = Field(default=None, description="why, when status says no gate")
+    note: str | None = Field(
+        default=None,
+        description="why, when status says no gate or undetermined",
+    )
     ungated: list[str] = Field(
         default_factory=list, description="models present in only one of the two runs"
     )

@@ -500,6 +500,8 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
                 f"regression: {line} (fail-on-regression: false)",
                 title="leaderboard: regression",
             )
+        elif c.status == "undetermined":
+            log.warning(f"gate: {line}: cannot tell: {c.note}", title="leaderboard: gate")
         else:
             log.info(f"gate: {line}: no regression")
 

@@ -131,6 +131,17 @@ def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> s
             f"{margin_text}.{link}"
         )
     n = len(gate.comparisons)
+    undetermined = [c for c in gate.comparisons if c.status == "undetermined"]
+    if undetermined:
+        k = len(undetermined)
+        first = undetermined[0]
+        why = md_text(first.note) if first.note else "no spread can be estimated"
+        return (
+            f"{prefix}❔ **Cannot tell**{at}: {k} of {n} comparison{'s' * (n != 1)} "
+            f"against **{base}** cannot be determined from these data "
+            f"(**{_short_id(first.candidate)}**, {scope_text(first.scope)}: {why})."
+            f"{link}"
+        )
     if n == 0:
         return (
             f"{prefix}🟢 **No regression**{at}: no candidate was compared against "
@@ -164,7 +175,9 @@ def settings_line(report: Report) -> str:
     mdrs = [
         c.min_detectable_regression
         for c in gate.comparisons
-        if c.scope == "overall" and math.isfinite(c.min_detectable_regression)
+        if c.scope == "overall"
+        and c.min_detectable_regression is not None
+        and math.isfinite(c.min_detectable_regression)
     ]
     if mdrs:
         line += (

@@ -84,8 +84,10 @@ class ComparisonView:
     hi: float
     confidence: float
     margin: float
-    mdr: float
+    mdr: float | None  # None: cannot be estimated, or no drop within the score range
     regressed: bool
+    status: str  # "regressed", "no_regression" or "undetermined" ("cannot tell")
+    note: str | None  # escaped markdown: why undetermined, what would determine it
 
 
 @dataclass(frozen=True)
@@ -98,16 +100,17 @@ class View:
     ``categories`` values in the order of ``categories``), ``extra_rows`` (the
     baseline and regressed candidates below a cut), ``plot`` (a fenced code block or
     None), ``ties`` (`TieView`), ``comparisons`` (`ComparisonView`: ``candidate``,
-    ``scope``, ``diff``, ``lo``, ``hi``, ``confidence``, ``margin``, ``mdr``,
-    ``regressed``), ``warnings``, ``settings_line``, ``data_line``, ``omitted`` (what
-    was left out to fit the size limit) with ``full_report`` (where to find it), and
+    ``scope``, ``diff``, ``lo``, ``hi``, ``confidence``, ``margin``, ``mdr`` (None:
+    not estimable), ``regressed``, ``status``, ``note``), ``warnings``,
+    ``settings_line``, ``data_line``, ``omitted`` (what was left out to fit the size
+    limit) with ``full_report`` (where to find it), and
     ``footer``. Numbers are floats: format them with the filters ``num``, ``signed``,
     ``pct``, ``ci`` (``{{ row.lo | ci(row.hi) }}``) and ``count``.
     """
 
     target: str
     verdict: str
-    status: str  # "regression", "no-regression" or "no-gate"
+    status: str  # "regression", "no-regression", "undetermined" or "no-gate"
     header: str
     head_sha: str | None
     run_url: str | None
@@ -192,6 +195,8 @@ def _comparison(c: GateComparison) -> ComparisonView:
         margin=c.margin,
         mdr=c.min_detectable_regression,
         regressed=c.regressed,
+        status=c.status,
+        note=md_text(c.note) if c.note else None,
     )
 
 
@@ -307,7 +312,13 @@ def build_view(
         verdict=verdict(report, sha, run, head),
         status="no-gate"
         if gate.baseline is None
-        else ("regression" if gate.regressed else "no-regression"),
+        else (
+            "regression"
+            if gate.regressed
+            else "undetermined"
+            if gate.status == "undetermined"
+            else "no-regression"
+        ),
         header=head,
         head_sha=sha,
         run_url=run,

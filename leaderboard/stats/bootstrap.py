@@ -35,18 +35,21 @@ Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from leaderboard.stats.collapse import collapse_groups, group_deviations
 from leaderboard.stats.design import FloatArray, IntArray
 from leaderboard.stats.quantiles import norm_ppf, t_ppf
 from leaderboard.stats.satterthwaite import Variances, stratum_estimates, variances
 
 BLOCK = 1024
 """Replicates per random block; part of the definition of the numbers, not a tuning knob."""
+RATIO_KEEP = 2**22
+"""Bound on the stored ratio-stratum deviations (floats) read for degrees of freedom."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,8 @@ def stratified_replicates(
     *,
     resamples: int,
     seed: int,
+    category: Sequence[str] | None = None,
+    power: float = 1.0,
 ) -> Replicates:
     """Bootstrap replicates of weighted means of stratum ratio estimates.
 
@@ -96,6 +101,13 @@ def stratified_replicates(
         Number of bootstrap replicates B.
     seed : int
         Root of the `numpy.random.SeedSequence` of every block.
+    category : sequence of str, optional
+        Each stratum's category: strata with a single unit are collapsed within their
+        category first (`leaderboard.stats.collapse`). None: one category.
+    power : float
+        How a unit's total varies with its denominator, for the degrees of freedom
+        (`leaderboard.stats.satterthwaite.stratum_df`): 1 for clusters of items, 2 for
+        weighted task scores.
 
     Returns
     -------
@@ -110,15 +122,15 @@ def stratified_replicates(
     n_strata = starts.shape[0] - 1
     n_out = column.shape[0]
     estimate = np.zeros(n_out)
-    df = np.zeros(n_out)
+    var = variances(num, den, starts, column, weight, power=power)
+    cats = list(category) if category is not None else [""] * n_strata
+    var.groups = collapse_groups(num, den, starts, cats)
     plans = []
     for h in range(n_strata):
         s, e = int(starts[h]), int(starts[h + 1])
         est_h, scale_h = stratum_estimates(num[s:e], den[s:e])
         w_h = weight[h]
         estimate += w_h * est_h[column]
-        n_h = np.maximum((den[s:e] > 0).sum(axis=0) - 1, 0)
-        df += np.where(w_h > 0, n_h[column], 0)
         use = (w_h != 0) & (scale_h[column] > 0)
         if not use.any():
             continue
@@ -134,6 +146,8 @@ def stratified_replicates(
                 w_h=w_h,
             )
         )
+    n_ratio = sum(p.linear is None for p in plans)
+    keep = min(BLOCK, max(64, RATIO_KEEP // max(1, n_ratio * n_out)))
     # Stored estimate-major, (L, B): each estimate's replicates are contiguous, which
     # halves the cost of the percentiles taken over them. `reps` is the (B, L) view.
     store = np.empty((n_out, resamples))
@@ -154,32 +168,27 @@ def stratified_replicates(
                 else:
                     acc[:, p.outs] += lin
                 continue
-            rep_den = counts @ p.den
-            if p.den_inv is not None:
-                rep_den = rep_den[:, p.den_inv]
-            if p.den_always_positive:
-                ratio = counts @ p.num
-                ratio /= rep_den
-            else:
-                ratio = np.divide(
-                    counts @ p.num,
-                    rep_den,
-                    out=np.tile(p.est, (rows, 1)),
-                    where=rep_den > 0,
-                )
-            ratio -= p.est
+            dev = _ratio_deviation(p, counts)
             if p.outs is None:  # the stratum feeds every estimate, in column order
-                ratio *= p.coef
-                acc += ratio
+                acc += dev
             else:
-                acc[:, p.outs] += ratio[:, p.local] * p.coef
+                acc[:, p.outs] += dev
+            if block == 0:  # its own variance, for the degrees of freedom
+                outs = np.arange(n_out) if p.outs is None else p.outs
+                var.ratio_dev[p.stratum] = (outs, dev[:keep].copy())
+        for g_index, g in enumerate(var.groups):
+            seq = np.random.SeedSequence(seed, spawn_key=(block, n_strata + g_index))
+            draws = np.random.default_rng(seq).integers(
+                0, g.members.size, (rows, g.members.size)
+            )
+            acc += group_deviations(g, draws, column, weight)
         store[:, r0 : r0 + rows] += acc.T
-    var = variances(num, den, starts, column, weight)
+    design_df = var.design_df()
     return Replicates(
         estimate=estimate,
         replicates=reps,
-        df=var.df(np.arange(n_out), upper=df),
-        design_df=df,
+        df=var.df(np.arange(n_out), upper=design_df),
+        design_df=design_df,
         variances=var,
     )
 
@@ -201,6 +210,29 @@ class _StratumPlan:
     # so the weighted, rescaled deviation is counts @ linear - offset (one product).
     linear: FloatArray | None
     offset: FloatArray | None
+
+
+def _ratio_deviation(p: _StratumPlan, counts: FloatArray) -> FloatArray:
+    """Weighted, rescaled replicate deviations of a ratio stratum's estimates."""
+    rep_den = counts @ p.den
+    if p.den_inv is not None:
+        rep_den = rep_den[:, p.den_inv]
+    if p.den_always_positive:
+        ratio = counts @ p.num
+        ratio /= rep_den
+    else:
+        ratio = np.divide(
+            counts @ p.num,
+            rep_den,
+            out=np.tile(p.est, (counts.shape[0], 1)),
+            where=rep_den > 0,
+        )
+    ratio -= p.est
+    if p.outs is None:
+        ratio *= p.coef
+        return ratio
+    out: FloatArray = ratio[:, p.local] * p.coef
+    return out
 
 
 def _plan(
@@ -273,33 +305,34 @@ def percentile_intervals(
     *,
     bounds: tuple[float, float] = (-np.inf, np.inf),
     overwrite: bool = False,
-    undetermined: Literal["zero-width", "bounds"] = "zero-width",
 ) -> tuple[FloatArray, FloatArray]:
-    """t-scaled percentile intervals of each column of ``replicates``.
+    """t-scaled percentile intervals of each column of ``replicates``, never narrower
+    than the t-interval.
 
     ``lo = est + c * (q_{alpha/2} - est)`` and ``hi = est + c * (q_{1-alpha/2} - est)``
     with the percentiles ``q`` of the (rescaled) replicates and
-    ``c = t_{1-alpha/2, df} / z_{1-alpha/2}`` per column. A column with ``df < 1`` has no
-    sampling variance to estimate: its interval is zero-width, or with
-    ``undetermined="bounds"`` the whole of ``bounds`` (the t-interval at zero degrees of
-    freedom, clipped), which is what a difference needs so that it is never declared
-    significant without any variance estimate. The interval is widened, if need be,
-    to contain the estimate (round-off at zero width) and clipped to ``bounds``, the
+    ``c = t_{1-alpha/2, df} / z_{1-alpha/2}`` per column; each end reaches at least as
+    far as the t-interval's ``est -+ t_{1-alpha/2, df} * SE`` (SE the replicates' standard
+    deviation): with two or three units the bootstrap distribution has so few distinct
+    values that its extreme percentiles sit on the data's range (two tasks: 0.72 of the
+    t-interval). A column with ``df < 1`` has no sampling variance to estimate: its
+    interval is the whole of ``bounds`` (the t-interval at zero degrees of freedom,
+    clipped), so it is never declared significant. The interval is widened, if need
+    be, to contain the estimate (round-off at zero width) and clipped to ``bounds``, the
     range the parameter can take (scaled replicates may leave it). With ``overwrite``
     the replicates are partially sorted in place (for temporaries).
     """
+    se = replicate_sd(replicates)
     levels = [alpha / 2.0, 1.0 - alpha / 2.0]
     q = np.quantile(replicates, levels, axis=0, overwrite_input=overwrite)
     scale = np.array([t_scale(alpha, float(v)) if v >= 1 else 0.0 for v in df])
-    lo = estimate + scale * (q[0] - estimate)
-    hi = estimate + scale * (q[1] - estimate)
+    t_half = scale * norm_ppf(1.0 - alpha / 2.0) * se
+    lo = np.minimum(estimate + scale * (q[0] - estimate), estimate - t_half)
+    hi = np.maximum(estimate + scale * (q[1] - estimate), estimate + t_half)
     lo = np.clip(np.minimum(lo, estimate), *bounds)
     hi = np.clip(np.maximum(hi, estimate), *bounds)
-    if undetermined == "bounds":
-        none = np.asarray(df) < 1
-        lo = np.where(none, bounds[0], lo)
-        hi = np.where(none, bounds[1], hi)
-    return lo, hi
+    none = np.asarray(df) < 1
+    return np.where(none, bounds[0], lo), np.where(none, bounds[1], hi)
 
 
 def replicate_sd(replicates: FloatArray) -> FloatArray:
@@ -310,18 +343,21 @@ def replicate_sd(replicates: FloatArray) -> FloatArray:
     return sd
 
 
-def rank_range(values: FloatArray) -> tuple[IntArray, IntArray]:
-    """Best and worst rank of each value, per row (rank 1 = largest).
+def rank_bounds(better: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+    """Best and worst plausible rank of each model from the pairwise decisions.
 
-    The best rank is 1 + the number of values strictly larger, the worst the number of
-    values larger or equal (itself included): tied values can take any rank in between.
-    Without ties both are the ordinary rank.
+    ``better[i, j]``: model j is significantly better than model i (their paired
+    interval excludes zero). The best rank is 1 + the models significantly better, the
+    worst the number of models minus those significantly worse (Chatbot Arena's rank
+    "upper bound", Chiang et al. 2024, taken from both sides). Two models the pairwise
+    table cannot tell apart then never get disjoint ranges: when the table's decisions
+    are not transitive (a > c > b while a ~ b), the worse one's best rank is lowered to
+    reach the other's worst.
     """
-    best = np.empty(values.shape, dtype=np.intp)
-    worst = np.empty(values.shape, dtype=np.intp)
-    for r0 in range(0, values.shape[0], BLOCK):
-        v = values[r0 : r0 + BLOCK]
-        above = v[:, :, None] < v[:, None, :]  # [r, i, j]: value j beats value i
-        best[r0 : r0 + BLOCK] = 1 + above.sum(axis=2)
-        worst[r0 : r0 + BLOCK] = v.shape[1] - above.sum(axis=1)  # minus those i beats
-    return best, worst
+    n = better.shape[0]
+    lo = 1 + better.sum(axis=1)
+    hi = n - better.sum(axis=0)
+    tied = ~better & ~better.T
+    # a tied pair (i, j) with hi[i] < lo[j]: j's best rank comes down to hi[i]
+    lo = np.minimum(lo, np.where(tied, hi[:, None], n).min(axis=0))
+    return lo.astype(np.intp), hi.astype(np.intp)

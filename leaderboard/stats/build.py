@@ -32,10 +32,12 @@ from leaderboard.report import (
 from leaderboard.stats.bootstrap import (
     Replicates,
     percentile_intervals,
-    rank_range,
+    rank_bounds,
+    replicate_sd,
 )
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan
+from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_gate, read_gate
 
 METHOD = "rescaled t-scaled percentile bootstrap"
@@ -123,10 +125,19 @@ def _warnings(d: Design) -> list[str]:
             f"{len(single)} task(s) have a single {d.unit_kind} ({', '.join(single[:5])}"
             f"{', ...' if len(single) > 5 else ''}): they add no sampling variance"
         )
+    if d.spanning_clusters:
+        names = ", ".join(d.spanning_clusters[:5])
+        more = ", ..." if len(d.spanning_clusters) > 5 else ""
+        out.append(
+            f"{len(d.spanning_clusters)} cluster id(s) appear in several tasks ({names}"
+            f"{more}): clusters are nested within tasks, so each task's part is "
+            "resampled on its own; if they share a source across tasks, intervals are "
+            "too narrow"
+        )
     if not d.item_level and len(d.tasks) < 2:
         out.append(
-            "a single task: no sampling variance can be estimated (zero-width intervals; "
-            "no pair can be told apart and the gate cannot trip)"
+            "a single task: no sampling variance can be estimated (intervals are the "
+            "whole range; no pair can be told apart and the gate cannot tell)"
         )
     return out
 
@@ -217,10 +228,13 @@ def build_report(
     }
     gate_plan = plan_gate(plan, d, baseline, gated, gate_categories, pairs=pairs)
     rep = plan.run(resamples=resamples, seed=seed)
-    est, reps, df = rep.estimate, rep.replicates, rep.df
-    lo, hi = percentile_intervals(est, reps, df, alpha, bounds=(0.0, 1.0))
+    est, reps, _df = rep.estimate, rep.replicates, rep.df
+    means = [(k, m, int(d.present[:, m].sum())) for m, k in enumerate(overall)] + [
+        (k, m, int((d.present[:, m] & (item_cat == c)).sum()))
+        for (m, c), k in cat_est.items()
+    ]
+    lo, hi = _mean_intervals(d, rep, alpha, means)
     order = sorted(range(n_models), key=lambda m: (-est[overall[m]], d.models[m]))
-    rank_lo, rank_hi = _rank_intervals(reps[:, overall], alpha, order)
     order_pairs = []
     for i, a in enumerate(order):
         for b in order[i + 1 :]:
@@ -245,8 +259,8 @@ def build_report(
                 complete=bool(d.present[:, m].all()),
                 missing_tasks=missing,
                 units=plan.units(k),
-                rank_lo=int(rank_lo[m]),
-                rank_hi=int(rank_hi[m]),
+                rank_lo=0,  # from the pairwise decisions, below
+                rank_hi=0,
                 categories={c: float(est[j]) for c, j in ck.items()},
                 category_intervals={
                     c: Interval(lo=float(lo[j]), hi=float(hi[j])) for c, j in ck.items()
@@ -263,6 +277,7 @@ def build_report(
         alpha=alpha,
         completed=completed,
     )
+    _rank_intervals(rows, pairwise)
     gate = read_gate(
         gate_plan,
         plan=plan,
@@ -334,29 +349,62 @@ def _two_runs(
     return [*runs, *renamed], pairs, sorted(ours ^ theirs)
 
 
-def _rank_intervals(
-    reps: FloatArray, alpha: float, order: list[int]
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    # A tie in a replicate lets each tied model take any of the tied ranks: the best
-    # ranks give the lower end, the worst ranks the upper end (identical models get the
-    # same interval, whatever their names).
-    best, worst = rank_range(reps)
-    lo = np.quantile(best, alpha / 2.0, axis=0, method="lower").astype(np.intp)
-    hi = np.quantile(worst, 1.0 - alpha / 2.0, axis=0, method="higher").astype(np.intp)
-    point = np.empty(len(order), dtype=np.intp)
-    point[order] = np.arange(1, len(order) + 1)
-    # The observed rank is always a plausible rank.
-    return np.minimum(lo, point), np.maximum(hi, point)
+def _mean_intervals(
+    d: Design, rep: Replicates, alpha: float, means: list[tuple[int, int, int]]
+) -> tuple[FloatArray, FloatArray]:
+    """Intervals of every estimate; the shown means ``(estimate, model, items)`` get
+    Wilson's floor where the model's scores are binary or show no spread."""
+    est, reps, df = rep.estimate, rep.replicates, rep.df
+    lo, hi = percentile_intervals(est, reps, df, alpha, bounds=(0.0, 1.0))
+    binary = [
+        bool(np.isin(d.scores[d.present[:, m], m], (0.0, 1.0)).all())
+        for m in range(len(d.models))
+    ]
+    index = np.array([k for k, _, _ in means], dtype=np.intp)
+    se = replicate_sd(reps[:, index])
+    flat = se <= 1e-12 * np.maximum(1.0, np.abs(est[index]))
+    lo[index], hi[index] = wilson_floor(
+        lo[index],
+        hi[index],
+        estimate=est[index],
+        se=se,
+        n_obs=np.array([n for _, _, n in means], dtype=np.float64),
+        df=df[index],
+        alpha=alpha,
+        applies=np.array([binary[m] for _, m, _ in means]) | flat,
+    )
+    return lo, hi
+
+
+def _rank_intervals(rows: list[LeaderboardRow], pairwise: list[PairwiseDiff]) -> None:
+    """Rank ranges from the pairwise table's own decisions (`rank_bounds`)."""
+    pos = {r.model_id: i for i, r in enumerate(rows)}
+    better = np.zeros((len(rows), len(rows)), dtype=bool)
+    for p in pairwise:
+        if p.significant:
+            a, b = pos[p.model_a], pos[p.model_b]
+            if p.ci_lo > 0:
+                better[b, a] = True  # a is significantly better than b
+            else:
+                better[a, b] = True
+    lo, hi = rank_bounds(better)
+    for i, r in enumerate(rows):
+        # the observed rank is always plausible (a significant pair agrees with it)
+        r.rank_lo = min(int(lo[i]), r.rank)
+        r.rank_hi = max(int(hi[i]), r.rank)
 
 
 def _win_rates(d: Design) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """Weighted share of its tasks on which a model has the top score (ties: a win)."""
     ts = d.task_scores()
     done = ~np.isnan(ts)
     filled = np.where(done, ts, -np.inf)
     best = filled.max(axis=1, keepdims=True)
     wins = done & (filled >= best - 1e-12)
-    n_done = done.sum(axis=0)
-    rate = np.divide(wins.sum(axis=0), n_done, out=np.zeros(ts.shape[1]), where=n_done > 0)
+    w = d.task_weight[:, None]
+    n_done = (done * w).sum(axis=0)
+    won = (wins * w).sum(axis=0)
+    rate = np.divide(won, n_done, out=np.zeros(ts.shape[1]), where=n_done > 0)
     return rate, done
 
 
@@ -387,7 +435,6 @@ def _pairwise(
             alpha,
             bounds=(-1.0, 1.0),
             overwrite=True,
-            undetermined="bounds",
         )
     out = []
     for j, (a, b, ka, _) in enumerate(pairs):

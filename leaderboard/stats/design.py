@@ -11,7 +11,7 @@ arrays depend on the set of records only, never on their order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -89,6 +89,9 @@ class Design:
     n_items: int
     n_clusters: int
     samples_max: int
+    # cluster ids found in more than one task: clusters are nested within tasks, so
+    # each task's part of such a cluster is resampled on its own (a warning says so)
+    spanning_clusters: list[str] = field(default_factory=list)
 
     @property
     def item_level(self) -> bool:
@@ -184,7 +187,7 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
         item_cluster = {(t, i): c for t, i, c in clusters if i is not None}
     if not ok:
         _diagnose(runs)
-    return _layout(
+    design = _layout(
         runs,
         cols,
         item_level=item_level,
@@ -192,6 +195,14 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
         task_cat=cats,
         item_cluster=item_cluster,
     )
+    cluster_tasks: dict[int | str, set[str]] = {}
+    for (t, _), c in item_cluster.items():
+        if c is not None:
+            cluster_tasks.setdefault(c, set()).add(t)
+    spanning = sorted((c for c, ts in cluster_tasks.items() if len(ts) > 1), key=_key)
+    if spanning:
+        return replace(design, spanning_clusters=[str(c) for c in spanning])
+    return design
 
 
 def _diagnose(runs: Sequence[EvalRun]) -> None:

@@ -103,6 +103,11 @@ class EstimatePlan:
         in_use = w[self.design.unit_stratum] > 0
         return int(((den > 0) & in_use).sum())
 
+    def arrays(self, index: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Unit numerators, denominators and stratum weights behind estimate ``index``."""
+        col = self._out_col[index]
+        return self._nums[col], self._dens[col], self._out_weight[index]
+
     def run(self, *, resamples: int, seed: int) -> Replicates:
         """Draw the shared replicates for every registered estimate."""
         d = self.design
@@ -114,5 +119,8 @@ class EstimatePlan:
             np.stack(self._out_weight, axis=1),
             resamples=resamples,
             seed=seed,
+            # item-level strata are tasks; lone ones collapse within their category
+            category=d.task_category if d.item_level else None,
+            power=1.0 if d.item_level else 2.0,  # clusters of items; weighted tasks
         )
         return self.result

@@ -7,33 +7,42 @@ the overall mean plus each category when asked) every interval is taken at level
 below ``(1 - confidence) / 2`` for the family. A comparison regresses exactly when its
 interval lies below ``-margin``.
 
-Each comparison also states the smallest true drop the suite detects with 80% power
-(Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640, eq. 10), with Student's
-t in place of the normal at the comparison's degrees of freedom::
+A comparison without degrees of freedom (one shared task of task-level data, a task
+with a single unit and none to pool with, a category holding a single task) carries no
+estimate of its variance: it is *undetermined*, its interval the whole range [-1, 1];
+it neither regresses nor passes, and its note says what would make it determinable.
 
-    mdr = margin + (t_{1 - alpha_m/2, df} + t_{0.80, df}) * SE_diff
+Each other comparison states the smallest true drop the suite detects with 80% power
+(after Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640, eq. 10), with
+Student's t at the comparison's degrees of freedom, solved under the alternative::
 
-where ``SE_diff`` is the (rescaled) bootstrap standard deviation of the difference.
+    X = margin + (t_{1 - alpha_m/2, df} + t_{0.80, df}) * SE(X)
 
-A comparison without degrees of freedom (one shared task of task-level data, or one
-unit in every shared stratum, e.g. a category holding a single task) carries no
-estimate of its variance: its interval is the whole range [-1, 1], it never regresses,
-and its detectable regression is ``margin + 1``, beyond any drop of scores in [0, 1].
+``SE(X)`` is the standard error the difference would have if the candidate had lost
+a random share ``pi = X / c`` of its score (``c`` its mean on the shared units): the
+observed (bootstrap) variance plus what the drop itself adds (`added_variance`). Under
+no drop the spread can be tiny (a candidate that agrees with the baseline on 95% of
+items), and a figure computed from it is not detected 80% of the time but 52-59%.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from leaderboard.report import Gate, GateComparison
 from leaderboard.stats.bootstrap import Replicates, percentile_intervals, replicate_sd
-from leaderboard.stats.design import Design, FloatArray
+from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.quantiles import t_ppf
 
 POWER = 0.80
+ITEM_RECORDS = (
+    "item-level records (lm-eval run with --log_samples, Inspect logs, or an item_id "
+    "on each record)"
+)
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,93 @@ def plan_gate(
     return out
 
 
+def added_variance(
+    plan: EstimatePlan, d: Design, p: PlannedComparison, shared: BoolArray
+) -> tuple[float, float]:
+    """``(a1, a2)`` with ``Var_drop - Var = a1 pi + a2 pi^2`` for a drop of share ``pi``.
+
+    The drop takes each of the candidate's item scores to 0 with probability ``pi``:
+    in stratum ``h`` the paired residuals ``e_u`` move by ``-pi g_u`` (``g_u`` the
+    candidate's own residuals) and each unit gains the thinning's variance
+    ``pi (1 - pi) C_u`` (``C_u`` the sum of its squared item scores; 0 for task-level
+    records, whose items are not seen). Summed with the bootstrap's scaling
+    ``w_h^2 n_h / ((n_h - 1) D_h^2)``.
+    """
+    num_c, den, w = plan.arrays(p.k_candidate)
+    num_b, _, _ = plan.arrays(p.k_baseline)
+    a1 = a2 = 0.0
+    c_sum: FloatArray = np.zeros(len(d.tasks))
+    if d.item_level:
+        sq = np.where(shared, d.scores[:, p.candidate] ** 2, 0.0)
+        c_sum = np.bincount(d.item_task, weights=sq, minlength=len(d.tasks)).astype(float)
+    for h in np.flatnonzero(w > 0):
+        s, e = int(d.starts[h]), int(d.starts[h + 1])
+        dc, db, dn = num_c[s:e], num_b[s:e], den[s:e]
+        tot = dn.sum()
+        n = int((dn > 0).sum())
+        if tot <= 0 or n == 0:
+            continue
+        e_u = (dc - db) - (dc - db).sum() / tot * dn
+        g_u = dc - dc.sum() / tot * dn
+        coef = w[h] ** 2 * (n / (n - 1.0) if n > 1 else 1.0) / tot**2
+        a1 += coef * (c_sum[h] - 2.0 * float(e_u @ g_u))
+        a2 += coef * (float(g_u @ g_u) - c_sum[h])
+    return a1, a2
+
+
+def detectable_drop(
+    *, se: float, t_sum: float, margin: float, mean: float, a1: float, a2: float
+) -> float | None:
+    """Smallest ``X`` in ``(margin, mean]`` with ``X = margin + t_sum * SE(X)``, or None.
+
+    ``SE(X)^2 = se^2 + a1 pi + a2 pi^2`` with ``pi = X / mean``. None when no drop within
+    the score range is detected with the power asked (no root below ``mean``, the most
+    the candidate can lose) or when the spread a drop would add cannot be told (no
+    observed spread and no item scores).
+    """
+
+    def f(x: float) -> float:
+        pi = x / mean
+        return (
+            x - margin - t_sum * float(np.sqrt(max(se * se + a1 * pi + a2 * pi * pi, 0.0)))
+        )
+
+    if mean <= margin or f(mean) < 0:
+        return None
+    lo, hi = margin, mean
+    for _ in range(60):
+        mid = (lo + hi) / 2.0
+        lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+    if hi <= margin + 1e-9 * max(1.0, mean):
+        return None  # a drop of any size is as visible as no drop: nothing to solve
+    return hi
+
+
+def _undetermined_note(d: Design, shared: BoolArray, scope: str) -> str:
+    where = "" if scope == "overall" else f" in {scope}"
+    if not d.item_level:
+        n_tasks = int(shared.sum())
+        return (
+            f"{n_tasks} shared task{'s' * (n_tasks != 1)}{where} of task-level records: "
+            "no spread can be estimated within a task, so this difference can neither "
+            f"pass nor fail; {ITEM_RECORDS} would make it determinable"
+        )
+    units = {
+        h: len(np.unique(d.item_unit[shared & (d.item_task == h)]))
+        for h in np.unique(d.item_task[shared])
+    }
+    lone = [d.tasks[h] for h, n in units.items() if n == 1]
+    names = ", ".join(lone[:5]) + (", ..." if len(lone) > 5 else "")
+    kind = d.unit_kind
+    return (
+        f"task{'s' * (len(lone) != 1)} {names}{where} hold{'s' * (len(lone) == 1)} a "
+        f"single shared {kind} and no other single-{kind} task to pool with, so "
+        "its spread cannot be estimated and this difference can neither pass nor "
+        f"fail; more {kind}s in {'those tasks' if len(lone) != 1 else 'that task'} "
+        "(or leaving them out) would make it determinable"
+    )
+
+
 def read_gate(
     planned: list[PlannedComparison],
     *,
@@ -96,9 +192,9 @@ def read_gate(
         return Gate(
             baseline=baseline,
             regressed=False,
+            status="off" if baseline is None else "no_regression",
             adjustment="none",
             family_size=0,
-            status="off" if baseline is None else "no_regression",
         )
     alpha = (1.0 - confidence) / m
     kc = np.array([p.k_candidate for p in planned])
@@ -108,46 +204,78 @@ def read_gate(
     diff_df = rep.diff_df(kc, kb)
     se = replicate_sd(diff_reps)
     lo, hi = percentile_intervals(
-        diff,
-        diff_reps,
-        diff_df,
-        alpha,
-        bounds=(-1.0, 1.0),
-        overwrite=True,
-        undetermined="bounds",
+        diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0), overwrite=True
     )
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
     comparisons = []
     for j, p in enumerate(planned):
-        mdr = margin + 1.0  # no degrees of freedom: no drop is detectable
-        if diff_df[j] >= 1:
-            dfj = float(diff_df[j])
-            t_sum = t_ppf(1.0 - alpha / 2.0, dfj) + t_ppf(POWER, dfj)
-            mdr = margin + t_sum * float(se[j])
         shared = d.present[:, p.candidate] & d.present[:, p.baseline]
         if p.category is not None:
             shared &= item_cat == p.category
+        scope = "overall" if p.category is None else f"category:{p.category}"
+        regressed = bool(hi[j] < -margin)
+        mdr: float | None = None
+        note: str | None = None
+        status: Literal["regressed", "no_regression", "undetermined"]
+        if diff_df[j] < 1:
+            status = "undetermined"
+            note = _undetermined_note(d, shared, scope)
+        else:
+            status = "regressed" if regressed else "no_regression"
+            dfj = float(diff_df[j])
+            a1, a2 = added_variance(plan, d, p, shared)
+            mdr = detectable_drop(
+                se=float(se[j]),
+                t_sum=t_ppf(1.0 - alpha / 2.0, dfj) + t_ppf(POWER, dfj),
+                margin=margin,
+                mean=float(est[kc[j]]),
+                a1=a1,
+                a2=a2,
+            )
+            if mdr is None:
+                note = (
+                    "no detectable drop: no drop within the score range would be "
+                    "detected with 80% power, or (identical task-level scores) the "
+                    f"spread a drop would add cannot be estimated; {ITEM_RECORDS} or "
+                    "more of them would tell"
+                )
         comparisons.append(
             GateComparison(
                 candidate=d.models[p.candidate],
                 baseline=d.models[p.baseline],
-                scope="overall" if p.category is None else f"category:{p.category}",
+                scope=scope,
                 diff_mean=float(diff[j]),
                 ci_lo=float(lo[j]),
                 ci_hi=float(hi[j]),
                 confidence=1.0 - alpha,
                 margin=margin,
-                regressed=bool(hi[j] < -margin),
+                regressed=regressed,
                 min_detectable_regression=mdr,
                 shared_tasks=len(np.unique(d.item_task[shared])),
                 shared_units=plan.units(p.k_candidate),
+                status=status,
+                note=note,
             )
         )
-    regressed = any(c.regressed for c in comparisons)
+    any_regressed = any(c.regressed for c in comparisons)
+    undetermined = [c for c in comparisons if c.status == "undetermined"]
+    gate_status: Literal["regressed", "no_regression", "undetermined"] = (
+        "regressed"
+        if any_regressed
+        else "undetermined"
+        if undetermined
+        else "no_regression"
+    )
     return Gate(
         baseline=baseline,
-        regressed=regressed,
-        status="regressed" if regressed else "no_regression",
+        regressed=any_regressed,
+        status=gate_status,
+        note=(
+            f"{len(undetermined)} of {m} comparison{'s' * (m != 1)} undetermined: "
+            f"{undetermined[0].note}"
+            if undetermined
+            else None
+        ),
         adjustment="bonferroni" if m > 1 else "none",
         family_size=m,
         comparisons=comparisons,

@@ -95,7 +95,6 @@ def test_report__same_records_any_order_any_split_same_json(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not EXAMPLE.exists(), reason="the bundled example is not there yet")
 def test_report__bundled_example_through_a_real_process(tmp_path: Path) -> None:
     proc = subprocess.run(
         [

@@ -70,6 +70,7 @@ def test_coverage__binary_items_of_heterogeneous_difficulty(
 
     p, se = rate(sim, 1000, SEED)
     _report(record_property, f"coverage binary p={p_mean} {n_items} items", p, se)
+    assert p >= 0.90  # a floor first: a collapse must fail, not read "expected"
     if n_items == 10 and p_mean == 0.6 and p < 0.93:
         pytest.xfail(BINOMIAL_10)  # reported, not hidden: see the reason
     assert p >= 0.93
@@ -158,9 +159,13 @@ def test_false_alarms__clusters_of_very_unequal_size(
         runs = item_level_runs(scores, ("base", "cand"), cluster)
         return false_alarm(runs, int(rng.integers(2**31)))
 
-    p, se = rate(sim, 1500, SEED)
+    # Several seeds, pooled, so that a pass means the property holds (the single seed
+    # passed by 2 simulations of 1,500 and failed at 3 of 17 other seeds at 3.7%).
+    rates = [rate(sim, 1000, seed)[0] for seed in (SEED, 1, 2)]
+    p = float(np.mean(rates))
+    se = float(np.sqrt(p * (1 - p) / 3000))
     _report(record_property, f"false alarms {n_clusters} unequal clusters", p, se)
-    assert p <= 0.04
+    assert p <= 0.035  # SE about 0.3 points at 2.5%
 
 
 def _plain_percentile(values: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:

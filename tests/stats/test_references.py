@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import statsmodels.api as sm
 from scipy import stats
 
 from leaderboard import EvalRun, build_report
 from leaderboard.stats.bootstrap import replicate_sd
 from leaderboard.stats.design import build_design
 from leaderboard.stats.estimates import EstimatePlan
-from leaderboard.stats.quantiles import t_ppf
 
 pytestmark = pytest.mark.slow
 
@@ -59,16 +59,16 @@ def test_paired_difference_se_matches_paired_clt() -> None:
     b = (rng.random(n) < p).astype(float)
     runs = [EvalRun("a", "t", float(v), item_id=i) for i, v in enumerate(a)]
     runs += [EvalRun("b", "t", float(v), item_id=i) for i, v in enumerate(b)]
-    report = build_report(runs, baseline="b", resamples=B)
-    (c,) = report.gate.comparisons
-    df = n - 1
-    se = c.min_detectable_regression / (t_ppf(0.975, df) + t_ppf(0.8, df))
+    plan = EstimatePlan(build_design(runs))
+    ka, kb = plan.add(0, partner=1), plan.add(1, partner=0)
+    reps = plan.run(resamples=B, seed=1).replicates
+    se = float(replicate_sd(reps[:, [ka]] - reps[:, [kb]])[0])
+    (c,) = build_report(runs, baseline="b", resamples=B).gate.comparisons
     assert c.diff_mean == pytest.approx(a.mean() - b.mean())
     assert se == pytest.approx(np.std(a - b, ddof=1) / np.sqrt(n), rel=0.03)
 
 
 def test_clustered_se_matches_statsmodels_cluster_robust() -> None:
-    sm = pytest.importorskip("statsmodels.api")
     rng = np.random.default_rng(3)
     sizes = rng.integers(2, 12, 30)
     groups = np.repeat(np.arange(sizes.size), sizes)

@@ -5,7 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from leaderboard.stats.bootstrap import BLOCK, _counts, stratified_replicates
+from leaderboard.stats.bootstrap import BLOCK, stratified_replicates
+
+
+def _counts(block: int, stratum: int, seed: int, rows: int, n: int) -> np.ndarray:
+    """The documented draws, counted by hand: block ``block`` of stratum ``stratum``
+    draws ``rows x n`` unit indices (int32) from ``SeedSequence(seed, spawn_key=(block,
+    stratum))``; a replicate's count of a unit is how often that unit was drawn."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block, stratum)))
+    idx = rng.integers(0, n, size=(rows, n), dtype=np.int32)
+    counts = np.zeros((rows, n))
+    for r in range(rows):
+        for i in idx[r]:
+            counts[r, i] += 1
+    return counts
 
 
 def _reference(
@@ -26,11 +39,7 @@ def _reference(
         s, e = starts[h], starts[h + 1]
         counts = np.vstack(
             [
-                _counts(
-                    np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(b, h))),
-                    min(BLOCK, resamples - b * BLOCK),
-                    e - s,
-                )
+                _counts(b, h, seed, min(BLOCK, resamples - b * BLOCK), e - s)
                 for b in range(-(-resamples // BLOCK))
             ]
         )

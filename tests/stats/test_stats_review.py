@@ -20,7 +20,7 @@ from leaderboard import (
 from leaderboard.stats.bootstrap import (
     Replicates,
     percentile_intervals,
-    rank_range,
+    rank_bounds,
     stratified_replicates,
 )
 from leaderboard.stats.design import FloatArray
@@ -57,7 +57,10 @@ def test_one_shared_task__no_significance_and_no_regression() -> None:
     assert (comp.ci_lo, comp.ci_hi) == (-1.0, 1.0)
     assert not comp.regressed
     assert not report.gate.regressed
-    assert comp.min_detectable_regression >= 1.0  # no drop is detectable
+    assert comp.status == report.gate.status == "undetermined"  # never a pass
+    assert comp.min_detectable_regression is None  # cannot be estimated
+    assert comp.note is not None
+    assert "item_id" in comp.note
 
 
 def test_gate_categories_of_one_task__no_category_trips_the_gate() -> None:
@@ -135,11 +138,23 @@ def test_identical_models__same_rank_interval_whatever_their_names() -> None:
     assert (low.rank_lo, low.rank, low.rank_hi) == (4, 4, 4)
 
 
-def test_rank_range__ties_span_the_tied_ranks() -> None:
-    values = np.array([[0.5, 0.9, 0.5, 0.1], [0.3, 0.2, 0.1, 0.0]])
-    best, worst = rank_range(values)
-    assert best.tolist() == [[2, 1, 2, 4], [1, 2, 3, 4]]
-    assert worst.tolist() == [[3, 1, 3, 4], [1, 2, 3, 4]]
+def test_rank_bounds__significant_pairs_set_the_ranges() -> None:
+    # better[i, j]: j is significantly better than i. 0 beats 2 and 3; 1 beats 3.
+    better = np.zeros((4, 4), dtype=bool)
+    better[2, 0] = better[3, 0] = better[3, 1] = True
+    lo, hi = rank_bounds(better)
+    assert lo.tolist() == [1, 1, 2, 3]
+    assert hi.tolist() == [2, 3, 4, 4]
+
+
+def test_rank_bounds__intransitive_ties_still_overlap() -> None:
+    # a beats c1 and c2, both beat b, yet a ~ b: b's best rank (3) lay beyond a's
+    # worst (2), disjoint ranges for a pair the table cannot tell apart.
+    better = np.zeros((4, 4), dtype=bool)  # order: a, b, c1, c2
+    better[2, 0] = better[3, 0] = better[1, 2] = better[1, 3] = True
+    lo, hi = rank_bounds(better)
+    assert lo.tolist() == [1, 2, 2, 2]
+    assert hi.tolist() == [2, 4, 3, 3]
 
 
 def _engine(groups: list[FloatArray], seed: int, resamples: int = 1000) -> Replicates:

@@ -1,0 +1,60 @@
+"""A floor under a mean's interval where the data's own spread says too little.
+
+A bootstrap interval is built from the spread the data show. Binary scores at 20 of 20
+correct show none, and the interval collapses to [1, 1], though 20 items cannot rule out
+a true rate of 0.85; constant scores collapse to [x, x] the same way. For binary units
+(and for units that show no spread at all) the interval is therefore never narrower than
+Wilson's score interval (Wilson 1927, J. Amer. Statist. Assoc. 22:209-212; Brown, Cai &
+DasGupta 2001, Statist. Sci. 16:101-133) at the *effective* sample size
+``p (1 - p) / SE^2`` (Korn & Graubard 1998, Survey Methodology 24:193-201), at most the
+number of items (tasks, for task-level records), with Student's t at the estimate's
+degrees of freedom in place of the normal quantile. Scores in [0, 1] vary at most like
+0/1 outcomes (variance <= p (1 - p)), so for constant scores this is the widest spread
+the data cannot rule out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from leaderboard.stats.quantiles import t_ppf
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def wilson(p: FloatArray, n: FloatArray, crit: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Wilson's score interval: proportions ``p`` of ``n``, critical values ``crit``."""
+    c2 = crit * crit
+    denom = n + c2
+    centre = (n * p + c2 / 2.0) / denom
+    half = crit * np.sqrt(np.maximum(n * p * (1.0 - p) + c2 / 4.0, 0.0)) / denom
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def wilson_floor(
+    lo: FloatArray,
+    hi: FloatArray,
+    *,
+    estimate: FloatArray,
+    se: FloatArray,
+    n_obs: FloatArray,
+    df: FloatArray,
+    alpha: float,
+    applies: BoolArray,
+) -> tuple[FloatArray, FloatArray]:
+    """Widen ``[lo, hi]`` to Wilson's interval where ``applies`` (binary or flat units).
+
+    ``n_obs``: the observations behind each mean (items; tasks for task-level
+    records), the most the effective sample size can be. Columns with ``df < 1``
+    (already the whole range) and without observations stay as given.
+    """
+    p = np.clip(estimate, 0.0, 1.0)
+    var_p = p * (1.0 - p)
+    n_eff = np.divide(var_p, se * se, out=np.array(n_obs, dtype=np.float64), where=se > 0)
+    n_eff = np.minimum(np.where(var_p > 0, n_eff, n_obs), n_obs)
+    use = applies & (df >= 1) & (n_obs >= 1) & (n_eff > 0)
+    crit = np.array([t_ppf(1.0 - alpha / 2.0, float(v)) if v >= 1 else 0.0 for v in df])
+    w_lo, w_hi = wilson(p, np.where(use, n_eff, 1.0), crit)
+    return np.where(use, np.minimum(lo, w_lo), lo), np.where(use, np.maximum(hi, w_hi), hi)
