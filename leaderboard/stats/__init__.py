@@ -4,6 +4,8 @@
 - `estimates`: which weighted means the report needs, as columns;
 - `bootstrap`: one shared set of stratified bootstrap replicates, and intervals;
 - `satterthwaite`, `quantiles`: degrees of freedom and t quantiles (no scipy);
+- `collapse`: tasks with a single unit, pooled with others of their kind;
+- `floors`: Wilson's floor under binary or flat means;
 - `gate`: candidate minus baseline with a family-wise error rate;
 - `build`: `build_report`, the stage's entry;
 - `lesson`: the seed lesson's functions on top of `build_report`.
