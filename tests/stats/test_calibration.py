@@ -46,16 +46,13 @@ def test_coverage__continuous_task_scores(
         scores = rng.beta(a, b, size=(1, n_tasks))
         return covers(task_level_runs(scores, ("m",)), truth, int(rng.integers(2**31)))
 
-    p, se = rate(sim, 1500, SEED)
+    # 5 tasks sit closest to the bar (94.0% failed at 2 of 10 seeds with 1,500 runs):
+    # three seeds pooled there, so that a pass means the property holds.
+    seeds = (SEED, 1, 2) if n_tasks == 5 else (SEED,)
+    p = float(np.mean([rate(sim, 1500, seed)[0] for seed in seeds]))
+    se = float(np.sqrt(p * (1 - p) / (1500 * len(seeds))))
     _report(record_property, f"coverage beta({a:g},{b:g}) {n_tasks} tasks", p, se)
     assert p >= 0.93
-
-
-BINOMIAL_10 = (
-    "known limit of any interval built from the data's own spread: with 10 items "
-    "at p=0.6, 4.6% of samples score 9/10 or 10/10 and no such interval reaches 0.6 "
-    "(measured 92.2%; a score interval such as Wilson's would be needed)"
-)
 
 
 @pytest.mark.parametrize("n_items", [10, 30, 100])
@@ -70,9 +67,9 @@ def test_coverage__binary_items_of_heterogeneous_difficulty(
 
     p, se = rate(sim, 1000, SEED)
     _report(record_property, f"coverage binary p={p_mean} {n_items} items", p, se)
-    assert p >= 0.90  # a floor first: a collapse must fail, not read "expected"
-    if n_items == 10 and p_mean == 0.6 and p < 0.93:
-        pytest.xfail(BINOMIAL_10)  # reported, not hidden: see the reason
+    # 10 items at p=0.6 covered 92.2% (an expected failure) until Wilson's floor: 4.6%
+    # of samples score 9/10 or 10/10, and no interval built from the data's own
+    # spread reaches 0.6 from there.
     assert p >= 0.93
 
 
