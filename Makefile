@@ -21,9 +21,11 @@ demo: $(STAMP)
 	  --baseline Meta-Llama-3_1-8B-Instruct --candidate Meta-Llama-3_1-8B \
 	  --json out/demo-report.json; status=$$?; test $$status -le 1
 
-# Tools the container and workflow tests need (podman, buildah, debootstrap).
+# Tools the container and workflow tests need (podman, buildah, debootstrap), and
+# promptfoo for the test that runs a real promptfoo eval (scripts/install-promptfoo.sh).
 tools:
 	bash scripts/install-tools.sh
+	bash scripts/install-promptfoo.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -42,4 +44,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .tools out .pytest_cache .mypy_cache .ruff_cache .hypothesis

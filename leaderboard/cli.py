@@ -78,8 +78,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         default="auto",
         choices=FORMATS,
-        help="how to read the files: auto (default) recognises Inspect and lm-eval logs "
-        "and reads everything else as records; the others force one reader",
+        help="how to read the files: auto (default) recognises Inspect, lm-eval and "
+        "promptfoo output and reads everything else as records; the others force one "
+        "reader",
+    )
+    report.add_argument(
+        "--metric",
+        action="append",
+        metavar="METRIC",
+        help="for framework output: the score to keep when a task reports several "
+        "(acc_norm; exact_match,flexible-extract; an Inspect scorer; promptfoo's pass, "
+        "score or a named score); repeat to give fallbacks (default: each framework's "
+        "primary score, see docs/frameworks.md)",
+    )
+    report.add_argument(
+        "--task-weights",
+        default="equal",
+        choices=("equal", "items"),
+        help="how tasks count in a model's mean: equal (default) or items (by their "
+        "number of items, as lm-eval's group scores)",
     )
     gate = report.add_argument_group("regression gate")
     gate.add_argument(
@@ -216,7 +233,12 @@ def _report(args: argparse.Namespace) -> int:
     markdown_path = _check_target("--markdown", args.markdown)
     candidates = list(dict.fromkeys(args.candidate or []))
 
-    runs, notes = load_runs_noting(args.files, format=args.format)
+    runs, notes = load_runs_noting(
+        args.files,
+        format=args.format,
+        metrics=args.metric or (),
+        task_weights=args.task_weights,
+    )
     _check_models(runs, args.baseline, candidates)
     for note in notes:
         _warn(note)

@@ -79,7 +79,11 @@ def choose_baseline(
                 title=_TITLE,
             )
         runs, notes = load_runs_noting(
-            settings.baseline_results, format=settings.format, root=settings.workspace
+            settings.baseline_results,
+            format=settings.format,
+            root=settings.workspace,
+            metrics=settings.metric,
+            task_weights=settings.task_weights,
         )
         label = settings.baseline_label or "baseline"
         return Choice(runs, BaselineRun(label=label, source="results"), notes=tuple(notes))

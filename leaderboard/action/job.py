@@ -297,7 +297,11 @@ def _compute(
 ) -> tuple[Report, list[EvalRun]]:
     with _files_logged(log):
         runs, notes = load_runs_noting(
-            settings.results, format=settings.format, root=settings.workspace
+            settings.results,
+            format=settings.format,
+            root=settings.workspace,
+            metrics=settings.metric,
+            task_weights=settings.task_weights,
         )
     second = choice is not None and choice.runs is not None
     report = build_report(

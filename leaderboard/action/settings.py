@@ -22,7 +22,9 @@ from leaderboard.stats import MIN_RESAMPLES
 T = TypeVar("T")
 
 #: Values of the ``format`` input, the loader's ``format`` argument.
-FORMATS: tuple[str, ...] = ("auto", "records", "inspect", "lm-eval")
+FORMATS: tuple[str, ...] = ("auto", "records", "inspect", "lm-eval", "promptfoo")
+#: Values of the ``task-weights`` input, the loader's ``task_weights`` argument.
+TASK_WEIGHTS: tuple[str, ...] = ("equal", "items")
 #: Most bootstrap resamples an input may ask for (time and memory stay bounded).
 MAX_RESAMPLES = 1_000_000
 #: Runs the history branch keeps per comment-header by default, and at most
@@ -136,6 +138,25 @@ def parse_format(name: str, raw: str) -> str:
     return raw
 
 
+def parse_metrics(name: str, raw: str) -> tuple[str, ...]:
+    """Parse ``metric``: preferred metrics, one a line or separated by spaces.
+
+    Not by commas: lm-eval names a metric under a filter ``exact_match,flexible-extract``.
+    """
+    items = tuple(dict.fromkeys(raw.split()))
+    for item in items:
+        if not item.isprintable() or len(item) > 200:
+            raise UsageError(f"{name}: not a metric name: {item[:60]!r}")
+    return items
+
+
+def parse_task_weights(name: str, raw: str) -> str:
+    """Parse ``task-weights``: one of `TASK_WEIGHTS`."""
+    if raw not in TASK_WEIGHTS:
+        raise UsageError(f"{name}: must be one of {', '.join(TASK_WEIGHTS)}, got {raw!r}")
+    return raw
+
+
 def parse_pr_number(name: str, raw: str) -> int | None:
     """Parse ``pr-number``: empty, or a pull request number (a positive integer)."""
     if raw == "":
@@ -233,6 +254,8 @@ INPUTS: tuple[Input, ...] = (
     Input("template", "", lambda _n, raw: raw or None),
     Input("json-report", "", lambda _n, raw: raw or None),
     Input("format", "auto", parse_format),
+    Input("metric", "", parse_metrics),
+    Input("task-weights", "equal", parse_task_weights),
     Input("pr-number", "", parse_pr_number),
     Input("gate-categories", "false", parse_bool),
     Input("bot-login", "", parse_login),
@@ -269,6 +292,8 @@ class Settings:
     template: Path | None = None
     json_report: Path | None = None
     format: str = "auto"
+    metric: tuple[str, ...] = ()
+    task_weights: str = "equal"
     pr_number: int | None = None
     gate_categories: bool = False
     bot_login: str | None = None

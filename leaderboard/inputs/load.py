@@ -7,11 +7,13 @@ them into `EvalRun` records; `sources.check_runs` checks them across files.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import warnings
 from collections.abc import Iterable
 
-from leaderboard.inputs.frameworks import FormatWarning
+from leaderboard.errors import UsageError
+from leaderboard.inputs.frameworks import TASK_WEIGHTS, FormatWarning, ReadOptions
 from leaderboard.inputs.records import EvalRun, canonical_sort
 from leaderboard.inputs.sources import check_runs, collect
 
@@ -21,6 +23,8 @@ def load_runs(
     *,
     format: str = "auto",
     root: str | os.PathLike[str] | None = None,
+    metrics: Iterable[str] = (),
+    task_weights: str = "equal",
 ) -> list[EvalRun]:
     """Load, validate and combine eval-runner artifacts.
 
@@ -30,7 +34,7 @@ def load_runs(
         Files (``.json``, ``.jsonl``, ``.ndjson``, ``.csv``, each optionally gzipped)
         and globs (``**`` matches directories recursively). A file named twice is read
         once.
-    format : {"auto", "records", "inspect", "lm-eval"}
+    format : {"auto", "records", "inspect", "lm-eval", "promptfoo"}
         ``"auto"`` asks `frameworks.sniff` whether a file is a framework log and
         otherwise reads it as records (by extension, then by content);
         ``"records"`` reads every file as records; a framework name reads every file
@@ -38,6 +42,14 @@ def load_runs(
     root : path, optional
         Refuse any path or file outside this folder, after links (the action passes
         its workspace: artifacts and inputs there are untrusted).
+    metrics : iterable of str
+        Preferred metrics, most preferred first: a framework task that reports several
+        scores keeps the first of these it reports, else the reader's primary one
+        (docs/frameworks.md). Record files are not affected.
+    task_weights : {"equal", "items"}
+        ``"items"`` weights each task by its number of items (distinct ``item_id``
+        over all models; lm-eval results files: ``n-samples``), multiplying any
+        ``weight`` the records give, so a model's mean is its pooled item mean.
 
     Returns
     -------
@@ -57,11 +69,33 @@ def load_runs(
         task with two categories or weights. Its message is one line naming the file,
         the line or record, the field and the fix.
     """
-
-    runs, sources = collect(paths, format, root=root)
+    if task_weights not in TASK_WEIGHTS:
+        raise UsageError(
+            f"--task-weights: must be one of {', '.join(TASK_WEIGHTS)}, got "
+            f"{task_weights!r}"
+        )
+    wanted = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    options = ReadOptions(metrics=wanted, task_weights=task_weights)
+    runs, sources = collect(paths, format, options, root=root)
+    if task_weights == "items":
+        runs = _weigh_by_items(runs)
     canonical_sort(runs)
     check_runs(runs, sources)
     return runs
+
+
+def _weigh_by_items(runs: list[EvalRun]) -> list[EvalRun]:
+    """Multiply each item-level task's weight by its number of distinct items."""
+    items: dict[str, set[str | int]] = {}
+    for run in runs:
+        if run.item_id is not None:
+            items.setdefault(run.task_id, set()).add(run.item_id)
+    return [
+        run
+        if run.item_id is None
+        else dataclasses.replace(run, weight=run.weight * len(items[run.task_id]))
+        for run in runs
+    ]
 
 
 def load_runs_noting(
@@ -69,6 +103,8 @@ def load_runs_noting(
     *,
     format: str = "auto",
     root: str | os.PathLike[str] | None = None,
+    metrics: Iterable[str] = (),
+    task_weights: str = "equal",
 ) -> tuple[list[EvalRun], list[str]]:
     """`load_runs`, with what the framework readers changed returned as sentences.
 
@@ -78,7 +114,9 @@ def load_runs_noting(
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FormatWarning)
-        runs = load_runs(paths, format=format, root=root)
+        runs = load_runs(
+            paths, format=format, root=root, metrics=metrics, task_weights=task_weights
+        )
     notes: list[str] = []
     for item in caught:
         if issubclass(item.category, FormatWarning):

@@ -21,7 +21,7 @@ from typing import Any
 from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import frameworks
 from leaderboard.inputs.csv_records import iter_csv
-from leaderboard.inputs.frameworks import FormatWarning
+from leaderboard.inputs.frameworks import FormatWarning, ReadOptions
 from leaderboard.inputs.globbing import expand_glob
 from leaderboard.inputs.json_records import iter_json, iter_jsonl
 from leaderboard.inputs.reading import (
@@ -52,6 +52,7 @@ class Source:
     shown: str
     path: Path
     reader: str
+    options: ReadOptions = dataclasses.field(default_factory=ReadOptions)
 
     @property
     def unit(self) -> str:
@@ -62,7 +63,9 @@ class Source:
         if self.reader in _READERS:
             yield from _READERS[self.reader](self.path, self.shown, sys.intern)
         else:
-            yield from enumerate(_read_framework(self.reader, self.path, self.shown), 1)
+            yield from enumerate(
+                _read_framework(self.reader, self.path, self.shown, self.options), 1
+            )
 
 
 def _shown(text: str) -> str:
@@ -141,9 +144,11 @@ def _sniff(path: Path, head: bytes) -> str | None:
     return frameworks.sniff(path, head)
 
 
-def _read_framework(fmt: str, path: Path, shown: str) -> list[EvalRun]:
+def _read_framework(
+    fmt: str, path: Path, shown: str, options: ReadOptions
+) -> list[EvalRun]:
     runs: list[EvalRun] = []
-    for number, run in enumerate(frameworks.read(fmt, path), start=1):
+    for number, run in enumerate(frameworks.read(fmt, path, options), start=1):
         _check_ids(run, shown, number)
         if isinstance(run.item_id, int) or isinstance(run.cluster, int):
             run = dataclasses.replace(  # noqa: PLW2901 - canonical string ids
@@ -209,16 +214,18 @@ def _reader_for(source: Source, fmt: str) -> str:
 def collect(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     fmt: str,
+    options: ReadOptions | None = None,
     *,
     root: str | os.PathLike[str] | None = None,
 ) -> tuple[list[EvalRun], list[Source]]:
     """Read every file named by `paths` with the reader `fmt` chooses."""
     if fmt not in FORMATS:
         raise UsageError(f"--format: must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    options = options or ReadOptions()
     runs: list[EvalRun] = []
     sources = []
     for found in expand(paths, root=root):
-        source = dataclasses.replace(found, reader=_reader_for(found, fmt))
+        source = dataclasses.replace(found, reader=_reader_for(found, fmt), options=options)
         before = len(runs)
         if source.reader in _READERS:
             runs.extend(
@@ -226,7 +233,20 @@ def collect(
                 for _, run in _READERS[source.reader](source.path, source.shown, sys.intern)
             )
         else:
-            runs.extend(_read_framework(source.reader, source.path, source.shown))
+            runs.extend(_read_framework(source.reader, source.path, source.shown, options))
+        if (
+            options.task_weights == "items"
+            and source.reader in _READERS
+            and any(run.item_id is None for run in runs[before:])
+        ):
+            raise InputError(
+                "holds task-level records (no item_id), which carry no item count for "
+                "task-weights: items",
+                file=source.shown,
+                field="item_id",
+                fix="give item-level records, or use task-weights: equal and give each "
+                "task the `weight` you mean",
+            )
         if len(runs) == before:
             raise InputError(
                 "holds no records",

@@ -29,8 +29,9 @@ from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.scorer import includes, match, value_to_float
 from inspect_ai.solver import generate
 
+from leaderboard.errors import InputError
 from leaderboard.inputs import EvalRun, load_runs
-from leaderboard.inputs.frameworks import read, sniff
+from leaderboard.inputs.frameworks import FormatWarning, ReadOptions, read, sniff
 from leaderboard.stats import build_report
 
 # Inspect's own internals warn (a tenacity DeprecationWarning, anyio streams closed at
@@ -80,7 +81,9 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         [Sample(id=f"q{i}", input=f"Say {w}", target=w) for i, w in enumerate(WORDS)]
     )
 
-    def run(name: str, model_name: str, fmt: str, scorers: list[Any]) -> None:
+    def run(
+        name: str, model_name: str, fmt: str, scorers: list[Any], *, score: bool = True
+    ) -> None:
         outputs = [ModelOutput.from_content(model_name, a) for a in ANSWERS[model_name]]
         model = get_model(model_name, custom_outputs=outputs)
         task = Task(dataset=dataset, solver=generate(), scorer=scorers, name="tiny")
@@ -95,6 +98,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                 display="none",
                 log_format=fmt,
                 max_samples=1,
+                score=score,
             )
         assert log.status == "success", log.error
         [path] = log_dir.iterdir()
@@ -105,6 +109,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         run("json", "mockllm/model", "json", [match()])
         run("other", "mockllm/other", "eval", [match()])
         run("two_scorers", "mockllm/model", "eval", [match(), includes()])
+        run("unscored", "mockllm/model", "eval", [match()], score=False)
     finally:
         patch.undo()
     return out
@@ -182,13 +187,37 @@ def test_eval_log__without_summaries_reads_the_samples(
     )
 
 
-def test_two_scorers__one_task_per_scorer_weighted_half(logs: dict[str, Path]) -> None:
+def test_two_scorers__one_score_per_task_the_first_scorer_unless_chosen(
+    logs: dict[str, Path],
+) -> None:
     path = logs["two_scorers"]
-    runs = read("inspect", path)
-    assert len(runs) == 20
-    assert {r.task_id for r in runs} == {"tiny/match", "tiny/includes"}
-    assert {r.weight for r in runs} == {0.5}
-    assert {_key(r): r.score for r in runs} == _inspect_scores(path)
+    with pytest.warns(FormatWarning, match="one score per task.*includes in tiny"):
+        runs = read("inspect", path)
+    assert len(runs) == 10
+    assert {(r.task_id, r.metric_name, r.weight) for r in runs} == {("tiny", "match", 1.0)}
+    inspect_scores = _inspect_scores(path)
+    assert {_key(r): r.score for r in runs} == {
+        k: v for k, v in inspect_scores.items() if k[0] == "match"
+    }
+    with pytest.warns(FormatWarning, match="match in tiny"):
+        chosen = read("inspect", path, ReadOptions(metrics=("includes",)))
+    assert {_key(r): r.score for r in chosen} == {
+        k: v for k, v in inspect_scores.items() if k[0] == "includes"
+    }
+
+
+def test_unscored_log__refused_with_the_inspect_score_fix(logs: dict[str, Path]) -> None:
+    path = logs["unscored"]
+    log = read_eval_log(str(path))
+    assert log.status == "success"
+    assert log.results is None or not log.results.scores
+    with pytest.raises(InputError) as info:
+        read("inspect", path)
+    text = str(info.value)
+    assert "without scoring" in text
+    assert "`inspect score LOG`" in text
+    assert "eval-retry" not in text
+    assert "\n" not in text
 
 
 def test_load_runs_auto__sniffs_and_reads_both_log_formats(logs: dict[str, Path]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks import read, sniff
+from leaderboard.inputs.frameworks import FormatWarning, ReadOptions, read, sniff
 from leaderboard.inputs.frameworks.inspect_log import score_value
 
 
@@ -165,23 +165,36 @@ def test_read__sample_without_scores_names_its_error(tmp_path: Path) -> None:
         read("inspect", _json_log(tmp_path, [*GOOD, broken]))
 
 
-def test_read__sample_missing_one_scorer_is_refused(tmp_path: Path) -> None:
-    samples = [_sample("a", 1, match="C", judge=1.0), _sample("b", 1, match="I")]
+def test_read__sample_missing_the_kept_scorer_is_refused(tmp_path: Path) -> None:
+    samples = [_sample("a", 1, match="C", judge=1.0), _sample("b", 1, judge=0.5)]
     with pytest.raises(
-        InputError, match="sample 'b' epoch 1 has no score from scorer `judge`"
+        InputError, match="sample 'b' epoch 1 has no score from scorer `match`"
     ):
         read("inspect", _json_log(tmp_path, samples))
 
 
-def test_read__several_scorers_are_several_tasks_that_count_once(tmp_path: Path) -> None:
+def test_read__several_scorers_keep_one_the_others_named(tmp_path: Path) -> None:
     samples = [_sample("a", 1, match="C", judge=0.5), _sample("b", 1, match="I", judge=1)]
-    runs = read("inspect", _json_log(tmp_path, samples))
-    assert {(r.task_id, r.item_id, r.score, r.weight) for r in runs} == {
-        ("arith/match", "a", 1.0, 0.5),
-        ("arith/match", "b", 0.0, 0.5),
-        ("arith/judge", "a", 0.5, 0.5),
-        ("arith/judge", "b", 1.0, 0.5),
+    path = _json_log(tmp_path, samples)
+    with pytest.warns(FormatWarning, match=r"one score per task.*judge in arith"):
+        runs = read("inspect", path)
+    assert {(r.task_id, r.metric_name, r.item_id, r.score, r.weight) for r in runs} == {
+        ("arith", "match", "a", 1.0, 1.0),
+        ("arith", "match", "b", 0.0, 1.0),
     }
+    with pytest.warns(FormatWarning, match=r"match in arith"):
+        judged = read("inspect", path, ReadOptions(metrics=("nothing", "judge")))
+    assert {(r.item_id, r.score) for r in judged} == {("a", 0.5), ("b", 1.0)}
+
+
+def test_read__unscored_json_log_says_inspect_score(tmp_path: Path) -> None:
+    header = _header()
+    header.pop("results", None)
+    path = tmp_path / "log.json"
+    samples = [{"id": "a", "epoch": 1, "scores": {}}, {"id": "b", "epoch": 1}]
+    path.write_text(json.dumps({**header, "samples": samples}))
+    with pytest.raises(InputError, match=r"without scoring.*`inspect score LOG`"):
+        read("inspect", path)
 
 
 def test_read__log_without_samples_is_refused(tmp_path: Path) -> None:
@@ -227,3 +240,17 @@ def test_read__zstd_archive_without_a_zstd_reader_says_what_to_install(
     )
     assert "compression this Python cannot read" in done.stdout
     assert "pip install backports.zstd" in done.stdout
+
+
+def test_read__public_inspect_0_3_41_json_log() -> None:
+    """A log committed to inspect_ai's own tests (tests/fixtures/inspect/README.md)."""
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "inspect" / "log_formats.json"
+    assert sniff(path, path.read_bytes()[:65536]) == "inspect"
+    log = json.loads(path.read_text())
+    [run] = read("inspect", path)
+    assert (run.model_id, run.task_id, run.metric_name) == (
+        log["eval"]["model"],
+        log["eval"]["task"],
+        "match",
+    )
+    assert (run.item_id, run.sample, run.score) == (1, 1, 0.0)  # scored "I"

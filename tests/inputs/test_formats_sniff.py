@@ -27,7 +27,7 @@ PREFIXES = [
 
 
 def test_framework_formats__is_the_interface_tuple() -> None:
-    assert FRAMEWORK_FORMATS == ("inspect", "lm-eval")
+    assert FRAMEWORK_FORMATS == ("inspect", "lm-eval", "promptfoo")
 
 
 @settings(max_examples=300, deadline=None)

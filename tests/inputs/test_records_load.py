@@ -169,7 +169,7 @@ def fake_formats(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
         calls.append(("sniff", path.name))
         return "inspect" if head.startswith(b"FAKE-LOG") else None
 
-    def read(fmt: str, path: Path) -> list[EvalRun]:
+    def read(fmt: str, path: Path, options: object = None) -> list[EvalRun]:
         calls.append((f"read {fmt}", path.name))
         return [EvalRun("m1", "t9", 0.5, item_id=3), EvalRun("m1", "t9", 1.0, item_id=4)]
 

@@ -1,26 +1,34 @@
-"""Readers for the output of eval frameworks: Inspect logs and lm-evaluation-harness.
+"""Readers for the output of eval frameworks: Inspect, lm-evaluation-harness, promptfoo.
 
 `sniff` tells a framework's file by its content; `read` turns it into `EvalRun`
 records. ``leaderboard.inputs.load_runs`` calls both (``format="auto"`` sniffs each
-file; a framework name reads every file with that reader). Neither needs the
-framework installed. The rules (which scores map to [0, 1], which metrics become which
-tasks) are in docs/frameworks.md and in the readers' docstrings.
+file; a framework name reads every file with that reader). None needs the framework
+installed. The rules (one score per task, which scores map to [0, 1] and how) are in
+docs/frameworks.md, `leaderboard.inputs.frameworks.metrics` and the readers'
+docstrings.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from leaderboard.inputs.frameworks import lm_eval, lm_eval_samples, promptfoo
 from leaderboard.inputs.frameworks._common import FormatWarning
 from leaderboard.inputs.frameworks.inspect_log import read_inspect
 from leaderboard.inputs.frameworks.inspect_log import sniff as _sniff_inspect
-from leaderboard.inputs.frameworks.lm_eval import read_lm_eval
-from leaderboard.inputs.frameworks.lm_eval import sniff as _sniff_lm_eval
+from leaderboard.inputs.frameworks.metrics import TASK_WEIGHTS, ReadOptions
 from leaderboard.inputs.records import EvalRun
 
-__all__ = ["FRAMEWORK_FORMATS", "FormatWarning", "read", "sniff"]
+__all__ = [
+    "FRAMEWORK_FORMATS",
+    "TASK_WEIGHTS",
+    "FormatWarning",
+    "ReadOptions",
+    "read",
+    "sniff",
+]
 
-FRAMEWORK_FORMATS: tuple[str, ...] = ("inspect", "lm-eval")
+FRAMEWORK_FORMATS: tuple[str, ...] = ("inspect", "lm-eval", "promptfoo")
 
 
 def sniff(path: Path, head: bytes) -> str | None:
@@ -37,26 +45,32 @@ def sniff(path: Path, head: bytes) -> str | None:
     Returns
     -------
     str or None
-        ``"inspect"``, ``"lm-eval"``, or None for anything else. Never raises.
+        ``"inspect"``, ``"lm-eval"``, ``"promptfoo"``, or None for anything else.
+        Never raises.
     """
     if _sniff_inspect(path, head):
         return "inspect"
-    if _sniff_lm_eval(head):
+    if promptfoo.sniff(head):  # before lm-eval: both can start {"results": {
+        return "promptfoo"
+    if lm_eval.sniff(head):
         return "lm-eval"
     return None
 
 
-def read(fmt: str, path: Path) -> list[EvalRun]:
+def read(fmt: str, path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
     """Read one file written by the framework `fmt` into records.
 
     Parameters
     ----------
-    fmt : {"inspect", "lm-eval"}
+    fmt : {"inspect", "lm-eval", "promptfoo"}
         The framework.
     path : pathlib.Path
-        An Inspect log (``.eval`` or ``.json``), or an lm-evaluation-harness
+        An Inspect log (``.eval`` or ``.json``); an lm-evaluation-harness
         ``results_*.json`` (task-level records) or ``samples_<task>_<date>.jsonl``
-        (item-level records).
+        (item-level records); a promptfoo ``-o`` output (``.json`` or ``.jsonl``).
+    options : ReadOptions, optional
+        The user's preferred metrics and task weighting (default: each reader's
+        primary metric, tasks weighted equally).
 
     Returns
     -------
@@ -65,14 +79,19 @@ def read(fmt: str, path: Path) -> list[EvalRun]:
     Raises
     ------
     leaderboard.errors.InputError
-        The file breaks the framework's format or holds a score that does not map to
-        [0, 1]; the message is one line naming the file, the sample or line, the field
+        The file breaks the framework's format or gives no score the leaderboard can
+        rank; the message is one line naming the file, the sample or line, the field
         and the fix.
     ValueError
         `fmt` is not one of `FRAMEWORK_FORMATS`.
     """
+    options = options or ReadOptions()
     if fmt == "inspect":
-        return read_inspect(path)
+        return read_inspect(path, options)
     if fmt == "lm-eval":
-        return read_lm_eval(path)
+        if lm_eval.is_samples(path):
+            return lm_eval_samples.read_samples(path, options)
+        return lm_eval.read_results(path, options)
+    if fmt == "promptfoo":
+        return promptfoo.read_promptfoo(path, options)
     raise ValueError(f"unknown framework format {fmt!r}; one of {FRAMEWORK_FORMATS}")

@@ -12,7 +12,9 @@ Two layouts, as Inspect writes them (log format version 2):
 
 Each sample and epoch of a finished log gives one `EvalRun`: ``model_id`` from
 ``eval.model``, ``task_id`` from ``eval.task``, ``item_id`` the sample id, ``sample``
-the epoch, and the score mapped to [0, 1] (see `score_value`).
+the epoch, and the score mapped to [0, 1] (see `score_value`). One score per task: a
+log scored by several scorers keeps the first one (``results.scores`` order) unless the
+user prefers another (`ReadOptions.metrics`), and names the others it left out.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from typing import Any, cast
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import load_json, short, unit_number
+from leaderboard.inputs.frameworks.lm_eval import Notes
+from leaderboard.inputs.frameworks.metrics import ReadOptions, choose
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -37,6 +41,7 @@ _JSON_LOG = re.compile(
     rb'\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"[a-z_]+"\s*,\s*"eval"\s*:\s*\{'
 )
 _MEMBERS = (b"_journal/start.json", b"header.json")
+_FIX_SCORE = "score it with `inspect score LOG` (it writes a scored log) and give that log"
 _FIX_RERUN = (
     "let the eval finish, or complete it with `inspect eval-retry LOG`, and give the "
     "finished log: a partial run compares models on different samples"
@@ -61,18 +66,20 @@ def _zip_has_log_members(path: Path) -> bool:
     return "header.json" in names or "_journal/start.json" in names
 
 
-def read_inspect(path: Path) -> list[EvalRun]:
+def read_inspect(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
     """Read one Inspect log (``.eval`` archive or ``.json``) into records.
 
     Parameters
     ----------
     path : pathlib.Path
         The log file.
+    options : ReadOptions, optional
+        Preferred scorers (`ReadOptions.metrics`).
 
     Returns
     -------
     list of EvalRun
-        One record per sample and epoch and scorer.
+        One record per sample and epoch, of the kept scorer.
 
     Raises
     ------
@@ -97,7 +104,7 @@ def read_inspect(path: Path) -> list[EvalRun]:
                 field="samples",
                 fix="run the eval with sample logging on (the default)",
             )
-    return _runs(header, samples, str(path))
+    return _runs(header, samples, str(path), options or ReadOptions())
 
 
 def _archive_support() -> tuple[
@@ -228,7 +235,23 @@ def _scorer_names(header: dict[str, Any], samples: list[Any]) -> list[str]:
     return list(dict.fromkeys(ordered))
 
 
-def _runs(header: Any, samples: Any, shown: str) -> list[EvalRun]:
+def _check_scored(header: dict[str, Any], samples: list[Any], shown: str) -> None:
+    """Refuse a log that finished without scoring (``--no-score``), with the fix."""
+    results = header.get("results")
+    listed = results.get("scores") if isinstance(results, dict) else None
+    if listed:
+        return
+    if any(isinstance(s, dict) and (s.get("scores") or s.get("error")) for s in samples):
+        return
+    raise InputError(
+        "holds no scores: the eval ran without scoring (`--no-score`)",
+        file=shown,
+        field="results",
+        fix=_FIX_SCORE,
+    )
+
+
+def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[EvalRun]:
     _check_header(header, shown)
     model = _text(header.get("eval"), "model", shown, "eval")
     task = _text(header.get("eval"), "task", shown, "eval")
@@ -243,8 +266,15 @@ def _runs(header: Any, samples: Any, shown: str) -> list[EvalRun]:
             field="samples",
             fix="check that the eval ran on a non-empty dataset",
         )
+    _check_scored(header, samples, shown)
     scorers = _scorer_names(header, samples)
-    weight = 1.0 / max(1, len(scorers))
+    notes = Notes(shown)
+    if scorers:
+        kept = choose(scorers, options.metrics)
+        for other in scorers:
+            if other != kept:
+                notes.add(Notes.OTHERS, f"{task} {other}")
+        scorers = [kept]
     runs: list[EvalRun] = []
     for number, sample in enumerate(samples, 1):
         item, epoch, scores = _sample_parts(sample, number, shown)
@@ -269,19 +299,18 @@ def _runs(header: Any, samples: Any, shown: str) -> list[EvalRun]:
                     fix="use a scorer whose value maps to [0, 1], or convert the "
                     "log to records with the score you mean",
                 )
-            task_id = task if len(scorers) == 1 else f"{task}/{scorer}"
             runs.append(
                 EvalRun(
                     model_id=model,
-                    task_id=task_id,
+                    task_id=task,
                     score=score,
                     metric_name=scorer,
                     category=category,
-                    weight=weight,
                     item_id=item,
                     sample=epoch,
                 )
             )
+    notes.warn()
     return runs
 
 
@@ -317,6 +346,6 @@ def _sample_parts(
             file=shown,
             record=number,
             field="scores",
-            fix=_FIX_RERUN,
+            fix=_FIX_RERUN if reason else _FIX_SCORE,
         )
     return item, epoch, scores

@@ -2,29 +2,25 @@
 
 - ``results_<date>.json`` (or ``<stem>_<date>.json`` when ``--output_path`` names a
   ``.json`` file): ``results`` maps each task (and group) to ``"<metric>,<filter>"``
-  values and their ``"<metric>_stderr,<filter>"``; ``group_subtasks`` and ``groups``
-  name the groups, ``higher_is_better`` and ``configs`` describe each metric, and
-  ``model_name`` (or ``config.model_args``) names the model. It gives task-level
+  values (lm-eval 0.3: bare ``"<metric>"`` keys) and their stderrs; ``group_subtasks``
+  and ``groups`` name the groups, ``higher_is_better`` and ``configs`` describe each
+  metric, ``n-samples`` counts each task's documents, and ``model_name`` (or
+  ``config.model_args``, or ``config.model``) names the model. It gives task-level
   records.
-- ``samples_<task>_<date>.jsonl`` (with ``--log_samples``), beside its results file:
-  one object a line with ``doc_id``, ``filter``, ``metrics`` (the metric names) and
-  each metric's per-document value. It gives item-level records; the model, the
-  metric directions and the groups come from the results file of the same ``<date>``.
+- ``samples_<task>_<date>.jsonl`` (with ``--log_samples``; ``.json`` arrays in early
+  0.4 releases) beside its results file: item-level records, read by
+  `leaderboard.inputs.frameworks.lm_eval_samples`.
 
-Every (metric, filter) the leaderboard can rank becomes its own task
-``<task>/<metric>`` (``<task>/<metric>,<filter>`` for a filter other than ``none``),
-weighted 1/k when a task has k of them, so the task still counts once in a model's
-mean. Left out, with a `FormatWarning`: metrics the harness marks lower-is-better, and
-in samples files the corpus-level metrics (aggregation other than ``mean``) whose
-per-document values are not scores. ``bleu``, ``chrf``, ``chrf++`` and ``ter`` are
-sacrebleu scores on a 0-100 scale (the harness returns sacrebleu's ``.score``); they
-are divided by 100, with a `FormatWarning`. Any other value outside [0, 1] is refused.
+One score per task (`leaderboard.inputs.frameworks.metrics`): the first rankable
+``(metric, filter)`` the harness wrote for the task (its ``metric_list`` order, first
+filter first), unless the user prefers another. Lower-is-better metrics are never
+kept. Known scales are mapped onto [0, 1] (``mcc`` from [-1, 1], sacrebleu's 0-100
+scores / 100); a value of no known scale outside [0, 1] leaves its task out with a
+warning. Everything changed or left out is told once per file as a `FormatWarning`.
 """
 
 from __future__ import annotations
 
-import glob
-import json
 import re
 import warnings
 from pathlib import Path
@@ -36,41 +32,58 @@ from leaderboard.inputs.frameworks._common import (
     load_json,
     read_head,
     short,
-    text_lines,
-    unit_number,
+)
+from leaderboard.inputs.frameworks.metrics import (
+    LOWER_IS_BETTER,
+    ReadOptions,
+    choose,
+    known_range,
+    to_unit,
 )
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
-# Aggregations that return sacrebleu's `.score`, documented by sacrebleu as 0-100.
-PERCENT_AGGREGATIONS = frozenset({"bleu", "chrf", "chrf++", "ter"})
 # The keys `GeneralConfigTracker._get_model_name` looks for in `model_args`, in order.
 MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
-_RESULTS_HEAD = re.compile(rb'\s*\{\s*"results"\s*:\s*\{')
+RESULTS_HEAD = re.compile(rb'\s*\{\s*"results"\s*:\s*\{')
 _METRIC_KEY = re.compile(rb'"[^",\\]+,[^",\\]+"\s*:')
-_SAMPLES_HEAD = re.compile(rb'\s*\{\s*"doc_id"\s*:')
-_SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>[^_]+)\.jsonl(?:\.gz)?")
-_FIX_SAMPLES = "keep the results_<date>.json that lm_eval wrote beside it"
+_V03_KEY = re.compile(rb'"[^",\\]+_stderr"\s*:')
+_SAMPLES_HEAD = re.compile(rb'\s*(?:\[\s*)?\{\s*"doc_id"\s*:')
+SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>[^_]+)\.jsonl?(?:\.gz)?")
+FIX_SAMPLES = "keep the results_<date>.json that lm_eval wrote beside it"
 
 
 def sniff(head: bytes) -> bool:
     """Whether `head` starts a results file or a samples file. Never raises."""
     text = head.removeprefix(UTF8_BOM)
-    if _RESULTS_HEAD.match(text):
-        return _METRIC_KEY.search(text) is not None or b'"alias"' in text
+    if RESULTS_HEAD.match(text):
+        return (
+            _METRIC_KEY.search(text) is not None
+            or b'"alias"' in text
+            or (b'"versions"' in text and _V03_KEY.search(text) is not None)
+        )
     if _SAMPLES_HEAD.match(text):
-        first = text.split(b"\n", 1)[0]
+        first = text.split(b"\n", 1)[0] if not text.lstrip().startswith(b"[") else text
         return b'"doc"' in first or b'"filtered_resps"' in first
     return False
 
 
-def read_lm_eval(path: Path) -> list[EvalRun]:
-    """Read one results file (task-level) or samples file (item-level) into records.
+def is_samples(path: Path) -> bool:
+    """Whether `path` is a samples file (by its name or its first bytes)."""
+    if SAMPLES_NAME.fullmatch(path.name):
+        return True
+    return _SAMPLES_HEAD.match(read_head(path, 4096).removeprefix(UTF8_BOM)) is not None
+
+
+def read_results(path: Path, options: ReadOptions) -> list[EvalRun]:
+    """Read one results file into task-level records, one per task.
 
     Parameters
     ----------
     path : pathlib.Path
-        A ``results_*.json`` or ``samples_<task>_<date>.jsonl`` file.
+        A ``results_*.json`` file.
+    options : ReadOptions
+        Preferred metrics and task weighting.
 
     Returns
     -------
@@ -79,97 +92,24 @@ def read_lm_eval(path: Path) -> list[EvalRun]:
     Raises
     ------
     InputError
-        The model cannot be told, a value lies outside [0, 1] with no documented
-        scale, or the file gives no record at all.
+        The model cannot be told, or the file gives no score the leaderboard can rank.
     """
-    head = read_head(path, 4096).removeprefix(UTF8_BOM)
-    if _SAMPLES_NAME.fullmatch(path.name) or _SAMPLES_HEAD.match(head):
-        return _read_samples(path)
-    return _read_results(path, load_json(path))
+    return _read_results(path, load_json(path), options)
 
 
-class _Results:
-    """What a results file says about its run."""
-
-    def __init__(self, data: Any, shown: str) -> None:
-        if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
-            raise InputError(
-                "has no `results` object", file=shown, field="results", fix=_FIX_SAMPLES
-            )
-        self.shown = shown
-        self.results: dict[str, Any] = data["results"]
-        self.model = _model_name(data, shown)
-        subtasks = data.get("group_subtasks")
-        subtasks = subtasks if isinstance(subtasks, dict) else {}
-        groups = data.get("groups")
-        self.groups = {g for g, s in subtasks.items() if s} | set(
-            groups if isinstance(groups, dict) else ()
-        )
-        self.parent: dict[str, str] = {}
-        for group, members in subtasks.items():
-            for member in members if isinstance(members, list) else []:
-                if isinstance(member, str):
-                    self.parent.setdefault(member, group)
-        hib = data.get("higher_is_better")
-        self.hib: dict[str, Any] = hib if isinstance(hib, dict) else {}
-        configs = data.get("configs")
-        self.configs: dict[str, Any] = configs if isinstance(configs, dict) else {}
-
-    def category(self, task: str) -> str:
-        """The group that lists the task, or the default category."""
-        return self.parent.get(task, DEFAULT_CATEGORY)
-
-    def lower_is_better(self, task: str, metric: str) -> bool:
-        flags = self.hib.get(task)
-        return isinstance(flags, dict) and flags.get(metric) is False
-
-    def aggregation(self, task: str, metric: str) -> str | None:
-        config = self.configs.get(task)
-        listed = config.get("metric_list") if isinstance(config, dict) else None
-        for entry in listed if isinstance(listed, list) else []:
-            if isinstance(entry, dict) and entry.get("metric") == metric:
-                agg = entry.get("aggregation")
-                return agg if isinstance(agg, str) else None
-        return None
-
-
-def _model_name(data: dict[str, Any], shown: str) -> str:
-    name = data.get("model_name")
-    if isinstance(name, str) and name:
-        return name
-    config = data.get("config")
-    args = config.get("model_args") if isinstance(config, dict) else None
-    for key in MODEL_ARG_KEYS:
-        if isinstance(args, dict) and isinstance(args.get(key), str) and args[key]:
-            return str(args[key])
-        if isinstance(args, str) and f"{key}=" in args:
-            value = args.split(f"{key}=", 1)[1].split(",", 1)[0]
-            if value:
-                return value
-    raise InputError(
-        "names no model (no `model_name`, and no pretrained=... in config.model_args)",
-        file=shown,
-        field="model_name",
-        fix="run lm_eval with --model_args pretrained=NAME",
-    )
-
-
-def _label(metric: str, filt: str) -> tuple[str, str]:
-    """(task-id suffix, metric_name) for a metric and its filter."""
-    key = f"{metric},{filt}"
-    return (metric if filt == "none" else key), key
-
-
-class _Notes:
+class Notes:
     """What a reader changed or left out, told once per file as `FormatWarning`s."""
 
-    RESCALED = "divided by 100 (sacrebleu's 0-100 scale)"
+    OTHERS = "one score per task; left out (choose with the `metric` input or --metric)"
+    RESCALED = "mapped onto [0, 1] from the metric's documented range"
     LOWER = "left out, lower-is-better (the leaderboard ranks higher scores first)"
+    RANGE = "task left out, a metric of no known scale outside [0, 1]"
     CORPUS = (
-        "left out, no per-document score (a corpus-level metric; its task-level "
-        "value is in the results file)"
+        "task left out, a corpus-level metric has no per-document score (read the "
+        "results file for it, or choose a mean metric with --metric)"
     )
     EMPTY = "left out, no metric the leaderboard can rank"
+    GROUPS = "group means differ"
 
     def __init__(self, shown: str) -> None:
         self.shown = shown
@@ -182,167 +122,267 @@ class _Notes:
 
     def warn(self) -> None:
         for kind, names in self.found.items():
-            warnings.warn(
-                f"{self.shown}: {kind}: {', '.join(names)}", FormatWarning, stacklevel=4
+            listed = _compact(names) if kind in (self.OTHERS, self.LOWER) else None
+            text = (
+                names[0] if kind == self.GROUPS else f"{kind}: {listed or ', '.join(names)}"
             )
+            warnings.warn(f"{self.shown}: {text}", FormatWarning, stacklevel=4)
 
 
-def _read_results(path: Path, data: Any) -> list[EvalRun]:
+def _compact(names: list[str], listed: int = 3) -> str:
+    """``"<task> <key>"`` notes grouped by key: ``acc_norm in 57 tasks (a, b, c, ...)``."""
+    by_key: dict[str, list[str]] = {}
+    for name in names:
+        task, _, key = name.rpartition(" ")
+        by_key.setdefault(key, []).append(task)
+    parts = []
+    for key, tasks in by_key.items():
+        shown = [t for t in tasks if t]
+        if len(shown) <= listed:
+            parts.append(f"{key} in {', '.join(shown)}" if shown else key)
+        else:
+            more = ", ".join(shown[:listed])
+            parts.append(f"{key} in {len(shown)} tasks ({more}, ...)")
+    return ", ".join(parts)
+
+
+class Results:
+    """What a results file says about its run, and the task-score rules over it."""
+
+    def __init__(self, data: Any, shown: str) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
+            raise InputError(
+                "has no `results` object", file=shown, field="results", fix=FIX_SAMPLES
+            )
+        self.shown = shown
+        self.results: dict[str, Any] = data["results"]
+        # lm-eval 0.3 keyed metrics without a filter ("acc"); 0.4 always "acc,none".
+        self.v03 = not any(
+            "," in key
+            for entry in self.results.values()
+            if isinstance(entry, dict)
+            for key in entry
+        )
+        self.model = model_name(data, shown)
+        subtasks = data.get("group_subtasks")
+        self.subtasks: dict[str, Any] = subtasks if isinstance(subtasks, dict) else {}
+        groups = data.get("groups")
+        self.groups = {g for g, s in self.subtasks.items() if s} | set(
+            groups if isinstance(groups, dict) else ()
+        )
+        self.parent: dict[str, str] = {}
+        for group, members in self.subtasks.items():
+            for member in members if isinstance(members, list) else []:
+                if isinstance(member, str):
+                    self.parent.setdefault(member, group)
+        hib = data.get("higher_is_better")
+        self.hib: dict[str, Any] = hib if isinstance(hib, dict) else {}
+        configs = data.get("configs")
+        self.configs: dict[str, Any] = configs if isinstance(configs, dict) else {}
+        counts = data.get("n-samples")
+        self.counts: dict[str, Any] = counts if isinstance(counts, dict) else {}
+
+    def category(self, task: str) -> str:
+        """The group that lists the task, or the default category."""
+        return self.parent.get(task, DEFAULT_CATEGORY)
+
+    def lower_is_better(self, task: str, metric: str) -> bool:
+        flags = self.hib.get(task)
+        if isinstance(flags, dict) and isinstance(flags.get(metric), bool):
+            return flags[metric] is False
+        return metric in LOWER_IS_BETTER
+
+    def aggregation(self, task: str, metric: str) -> str | None:
+        config = self.configs.get(task)
+        listed = config.get("metric_list") if isinstance(config, dict) else None
+        for entry in listed if isinstance(listed, list) else []:
+            if isinstance(entry, dict) and entry.get("metric") == metric:
+                agg = entry.get("aggregation")
+                return agg if isinstance(agg, str) else None
+        return None
+
+    def scale(self, task: str, metric: str) -> tuple[float, float] | None:
+        """The metric's documented range, by its name, else by its aggregation."""
+        found = known_range(metric, task)
+        aggregation = self.aggregation(task, metric)
+        if found is None and aggregation is not None:
+            found = known_range(aggregation, task)
+        return found
+
+    def split(self, key: str) -> tuple[str, str] | None:
+        """(metric, filter) of a results key, or None for a key that is no metric."""
+        metric, sep, filt = key.partition(",")
+        if metric.endswith("_stderr") or not (sep or self.v03):
+            return None
+        return metric, (filt if sep else "none")
+
+    def candidates(self, task: str, notes: Notes) -> list[str]:
+        """The task's rankable keys in the harness's order (lower-is-better noted)."""
+        entry = self.results.get(task)
+        keys: list[str] = []
+        for key, value in entry.items() if isinstance(entry, dict) else ():
+            parts = self.split(key)
+            if parts is None or isinstance(value, (str, dict, list)) or value is None:
+                continue
+            if self.lower_is_better(task, parts[0]):
+                notes.add(Notes.LOWER, f"{task} {key}")
+                continue
+            keys.append(key)
+        return keys
+
+    def primary(self, task: str, options: ReadOptions, notes: Notes) -> str | None:
+        """The key kept for `task`, the others noted; None when nothing is rankable."""
+        keys = self.candidates(task, notes)
+        if not keys:
+            notes.add(Notes.EMPTY, task)
+            return None
+        kept = choose(keys, options.metrics)
+        for key in keys:
+            if key != kept:
+                notes.add(Notes.OTHERS, f"{task} {key}")
+        return kept
+
+    def unit_score(self, task: str, key: str, value: Any, notes: Notes) -> float | None:
+        """`value` of `key` on [0, 1] by the metric's scale; None (noted) when not."""
+        metric = key.partition(",")[0]
+        scale = self.scale(task, metric)
+        score = to_unit(value, scale)
+        if score is None:
+            notes.add(Notes.RANGE, f"{task} {key} = {short(value, 24)}")
+        elif scale is not None:
+            notes.add(Notes.RESCALED, f"{task} {key} from [{scale[0]:g}, {scale[1]:g}]")
+        return score
+
+    def items(self, task: str) -> int:
+        """The task's number of documents (``n-samples``), for item weighting."""
+        entry = self.counts.get(task)
+        for field in ("effective", "original"):
+            count = entry.get(field) if isinstance(entry, dict) else None
+            if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+                return count
+        raise InputError(
+            f"task {task!r} has no document count (`n-samples`), which task-weights: "
+            "items needs",
+            file=self.shown,
+            field=f"n-samples.{task}",
+            fix="give the samples files (--log_samples) instead, or use task-weights: "
+            "equal",
+        )
+
+
+def model_name(data: dict[str, Any], shown: str) -> str:
+    """The model a results file names: ``model_name``, else ``config.model_args``."""
+    name = data.get("model_name")
+    if isinstance(name, str) and name:
+        return name
+    config = data.get("config")
+    config = config if isinstance(config, dict) else {}
+    args = config.get("model_args")
+    for key in MODEL_ARG_KEYS:
+        if isinstance(args, dict) and isinstance(args.get(key), str) and args[key]:
+            return str(args[key])
+        if isinstance(args, str) and f"{key}=" in args:
+            value = args.split(f"{key}=", 1)[1].split(",", 1)[0]
+            if value:
+                return value
+    model = config.get("model")
+    # simple_evaluate(model=<an LM object>) records the model's `_name_or_path`, an
+    # id such as "EleutherAI/pythia-70m"; a backend ("hf") or class name is no model.
+    if isinstance(model, str) and "/" in model and " " not in model:
+        return model
+    told = f" (config.model is {short(model, 40)})" if model is not None else ""
+    raise InputError(
+        f"names no model{told}: no `model_name`, and no pretrained=... in "
+        "config.model_args",
+        file=shown,
+        field="model_name",
+        fix="run lm_eval with --model_args pretrained=NAME, or, from Python, set "
+        'results["model_name"] = NAME before saving the results',
+    )
+
+
+def _read_results(path: Path, data: Any, options: ReadOptions) -> list[EvalRun]:
     shown = str(path)
-    info = _Results(data, shown)
-    notes = _Notes(shown)
+    info = Results(data, shown)
+    notes = Notes(shown)
     runs: list[EvalRun] = []
+    chosen: dict[str, tuple[str, float]] = {}
     for task, entry in info.results.items():
         if task in info.groups or not isinstance(entry, dict):
             continue  # a group's value aggregates its subtasks, which are read instead
-        kept: list[tuple[str, str, float]] = []
-        for key, value in entry.items():
-            metric, sep, filt = key.partition(",")
-            if not sep or metric.endswith("_stderr"):
-                continue
-            score = _task_score(info, notes, task, key, value)
-            if score is not None:
-                kept.append((metric, filt, score))
-        if not kept:
-            notes.add(_Notes.EMPTY, task)
-        for metric, filt, score in kept:
-            suffix, name = _label(metric, filt)
-            runs.append(
-                EvalRun(
-                    model_id=info.model,
-                    task_id=f"{task}/{suffix}",
-                    score=score,
-                    metric_name=name,
-                    category=info.category(task),
-                    weight=1.0 / len(kept),
-                )
+        key = info.primary(task, options, notes)
+        score = None if key is None else info.unit_score(task, key, entry[key], notes)
+        if key is None or score is None:
+            continue
+        chosen[task] = (key, score)
+        weight = float(info.items(task)) if options.task_weights == "items" else 1.0
+        runs.append(
+            EvalRun(
+                model_id=info.model,
+                task_id=task,
+                score=score,
+                metric_name=key,
+                category=info.category(task),
+                weight=weight,
             )
-    _check_nonempty(runs, notes)
+        )
+    if options.task_weights == "equal":
+        _tell_group_means(info, chosen, notes)
+    check_nonempty(runs, notes)
     notes.warn()
     return runs
 
 
-def _task_score(
-    info: _Results, notes: _Notes, task: str, key: str, value: Any
-) -> float | None:
-    metric = key.partition(",")[0]
-    if info.lower_is_better(task, metric):
-        notes.add(_Notes.LOWER, f"{task} {key}")
-        return None
-    aggregation = info.aggregation(task, metric) or metric
-    if (
-        aggregation in PERCENT_AGGREGATIONS
-        and isinstance(value, (int, float))
-        and not isinstance(value, bool)
-    ):
-        notes.add(_Notes.RESCALED, f"{task} {key}")
-        value = value / 100
-    score = unit_number(value)
-    if score is None:
-        raise InputError(
-            f"task {task!r} metric {key!r} is {short(value)}, not a number in [0, 1]",
-            file=info.shown,
-            field=f"results.{task}.{key}",
-            fix="drop the metric from the task's metric_list, or convert the results "
-            "to records with a normalised score",
+def _leaves(info: Results, group: str, depth: int = 0) -> list[str]:
+    members = info.subtasks.get(group)
+    found: list[str] = []
+    for member in members if isinstance(members, list) and depth < 16 else []:
+        if isinstance(member, str):
+            is_group = member in info.groups
+            found += _leaves(info, member, depth + 1) if is_group else [member]
+    return found
+
+
+def _tell_group_means(
+    info: Results, chosen: dict[str, tuple[str, float]], notes: Notes
+) -> None:
+    """Name groups whose harness headline differs from the equal-weight task mean."""
+    told: list[str] = []
+    for group in sorted(info.groups):
+        leaves = [t for t in _leaves(info, group) if t in chosen]
+        keys = {chosen[t][0] for t in leaves}
+        entry = info.results.get(group)
+        if len(keys) != 1 or not isinstance(entry, dict):
+            continue
+        headline = entry.get(next(iter(keys)))
+        if isinstance(headline, bool) or not isinstance(headline, (int, float)):
+            continue
+        equal = sum(chosen[t][1] for t in leaves) / len(leaves)
+        if abs(equal - headline) > 5e-7:
+            told.append(f"{group} {headline:.4f} (harness) vs {equal:.4f} (equal)")
+    if told:
+        notes.add(
+            Notes.GROUPS,
+            "group scores: the harness weights a group's tasks by their size, the "
+            "leaderboard's mean weights every task equally: "
+            + "; ".join(told)
+            + " (set task-weights: items to weight tasks by their documents)",
         )
-    return score
 
 
-def _check_nonempty(runs: list[EvalRun], notes: _Notes) -> None:
+def check_nonempty(runs: list[EvalRun], notes: Notes) -> None:
+    """Refuse a file that gives no record, saying what was left out and why."""
     if not runs:
+        order = (Notes.CORPUS, Notes.RANGE, Notes.EMPTY, Notes.LOWER)
         told = "; ".join(
-            f"{kind}: {', '.join(names)}" for kind, names in notes.found.items()
+            f"{kind}: {_compact(names) if kind == Notes.LOWER else ', '.join(names)}"
+            for kind in order
+            if (names := notes.found.get(kind))
         )
+        told = told if len(told) <= 300 else told[:297] + "..."
         raise InputError(
             f"gives no score the leaderboard can rank ({told or 'no metrics'})",
             file=notes.shown,
-            fix="add a higher-is-better metric in [0, 1] (acc, exact_match) to the task",
+            fix="add a higher-is-better metric (acc, exact_match) to the task, or "
+            "choose one with --metric",
         )
-
-
-def _results_beside(path: Path, date: str) -> Path | None:
-    for candidate in sorted(path.parent.glob(f"*_{glob.escape(date)}.json")):
-        if _RESULTS_HEAD.match(read_head(candidate, 4096).removeprefix(UTF8_BOM)):
-            return candidate
-    return None
-
-
-def _read_samples(path: Path) -> list[EvalRun]:
-    shown = str(path)
-    named = _SAMPLES_NAME.fullmatch(path.name)
-    results = _results_beside(path, named["date"]) if named else None
-    if named is None or results is None:
-        raise InputError(
-            "is an lm-eval samples file without its results file, which names the model",
-            file=shown,
-            fix=f"keep the name samples_<task>_<date>.jsonl and {_FIX_SAMPLES}",
-        )
-    info = _Results(load_json(results), str(results))
-    values: dict[tuple[str, str], list[tuple[int, int | str, float]]] = {}
-    notes = _Notes(shown)
-    task = named["task"]
-    for number, line in enumerate(text_lines(path), 1):
-        if not line.strip():
-            continue
-        try:
-            doc = json.loads(line)
-        except ValueError:
-            raise InputError(
-                "is not valid JSON", file=shown, line=number, fix="check the file is whole"
-            ) from None
-        if not isinstance(doc, dict):
-            raise InputError("is not a JSON object", file=shown, line=number)
-        task = doc["task"] if isinstance(doc.get("task"), str) else named["task"]
-        item = doc.get("doc_id")
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise InputError(
-                f"has no usable doc_id: {short(item)}",
-                file=shown,
-                line=number,
-                field="doc_id",
-            )
-        filt = doc["filter"] if isinstance(doc.get("filter"), str) else "none"
-        listed = doc.get("metrics")
-        for metric in listed if isinstance(listed, list) else []:
-            if not isinstance(metric, str) or metric not in doc:
-                continue
-            key = f"{metric},{filt}"
-            value = doc[metric]
-            aggregation = info.aggregation(task, metric)
-            if (
-                info.lower_is_better(task, metric)
-                or isinstance(value, (list, dict))
-                or (aggregation is not None and aggregation != "mean")
-            ):
-                notes.add(
-                    _Notes.LOWER if info.lower_is_better(task, metric) else _Notes.CORPUS,
-                    key,
-                )
-                continue
-            score = unit_number(value)
-            if score is None:
-                raise InputError(
-                    f"metric {metric!r} is {short(value)}, not a number in [0, 1]",
-                    file=shown,
-                    line=number,
-                    field=metric,
-                    fix="read the results file for task-level scores instead",
-                )
-            values.setdefault((metric, filt), []).append((number, item, score))
-    runs = [
-        EvalRun(
-            model_id=info.model,
-            task_id=f"{task}/{_label(metric, filt)[0]}",
-            score=score,
-            metric_name=_label(metric, filt)[1],
-            category=info.category(task),
-            weight=1.0 / len(values),
-            item_id=item,
-        )
-        for (metric, filt), rows in values.items()
-        for _, item, score in rows
-    ]
-    _check_nonempty(runs, notes)
-    notes.warn()
-    return runs

@@ -1,0 +1,210 @@
+"""lm-evaluation-harness samples files (``--log_samples``): item-level records.
+
+Layouts read, each beside the results file of the same ``<date>`` (which alone names
+the model, the metric directions, aggregations and groups):
+
+- ``samples_<task>_<date>.jsonl``, one document a line, with ``doc_id``, ``filter``,
+  ``metrics`` (the metric names) and each metric's per-document value (0.4.7 on).
+- The same lines without ``filter`` and ``metrics`` (0.4.2 to 0.4.6): the metric
+  values are top-level keys named as in the results file, and a task with several
+  filters writes every document once per filter, filter after filter, in the order of
+  the results file.
+- ``samples_<task>_<date>.json``: one JSON array of such documents (early 0.4).
+
+The task's score is the one its results file would give (`lm_eval.Results.primary`):
+the same metric and filter, so that samples and results files name the same task.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._common import (
+    load_json,
+    read_head,
+    short,
+    text_lines,
+)
+from leaderboard.inputs.frameworks.lm_eval import (
+    FIX_SAMPLES,
+    RESULTS_HEAD,
+    SAMPLES_NAME,
+    UTF8_BOM,
+    Notes,
+    Results,
+    check_nonempty,
+)
+from leaderboard.inputs.frameworks.metrics import ReadOptions
+from leaderboard.inputs.records import EvalRun
+
+
+def _results_beside(path: Path, date: str | None) -> Path | None:
+    """The results file of the same run: ``*_<date>.json``, or 0.4.2's results.json."""
+    pattern = "results.json" if date is None else f"*_{glob.escape(date)}.json"
+    for candidate in sorted(path.parent.glob(pattern)):
+        if RESULTS_HEAD.match(read_head(candidate, 4096).removeprefix(UTF8_BOM)):
+            return candidate
+    return None
+
+
+def _task_of(name: str, info: Results) -> str | None:
+    """0.4.2's ``<model_args>_<task>.jsonl``: the longest known task ending the stem."""
+    stem = re.sub(r"\.jsonl?(?:\.gz)?$", "", name)
+    tasks = set(info.results) | set(info.configs)
+    found = [t for t in tasks if stem.endswith(f"_{t}")]
+    return max(found, key=len) if found else None
+
+
+def _documents(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line or record number, document) of a JSON Lines or JSON-array file."""
+    if read_head(path, 64).lstrip().startswith(b"["):  # 0.4.2 wrote arrays as .jsonl
+        data = load_json(path)
+        if not isinstance(data, list):
+            raise InputError(
+                "is not a JSON array of documents", file=shown, fix=FIX_SAMPLES
+            )
+        rows: Any = enumerate(data, 1)
+    else:
+        rows = enumerate(text_lines(path), 1)
+    for number, row in rows:
+        doc = row
+        if isinstance(row, str):
+            if not row.strip():
+                continue
+            try:
+                doc = json.loads(row)
+            except ValueError:
+                raise InputError(
+                    "is not valid JSON",
+                    file=shown,
+                    line=number,
+                    fix="check the file is whole",
+                ) from None
+        if not isinstance(doc, dict):
+            raise InputError("is not a JSON object", file=shown, line=number)
+        yield number, doc
+
+
+def read_samples(path: Path, options: ReadOptions) -> list[EvalRun]:
+    """Read one samples file into item-level records of its task's primary metric.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        ``samples_<task>_<date>.jsonl`` or ``.json``.
+    options : ReadOptions
+        Preferred metrics.
+
+    Returns
+    -------
+    list of EvalRun
+        One record per document.
+
+    Raises
+    ------
+    InputError
+        No results file beside it, a document without a usable ``doc_id``, or no
+        score the leaderboard can rank.
+    """
+    shown = str(path)
+    named = SAMPLES_NAME.fullmatch(path.name)
+    results = _results_beside(path, named["date"] if named else None)
+    if results is None:
+        beside = f"*_{named['date']}.json" if named else "results.json"
+        raise InputError(
+            f"is an lm-eval samples file without its results file ({beside} beside "
+            "it), which names the model",
+            file=shown,
+            fix=f"keep the samples file's name and {FIX_SAMPLES}",
+        )
+    info = Results(load_json(results), str(results))
+    notes = Notes(shown)
+    task = named["task"] if named else _task_of(path.name, info)
+    if task is None:
+        raise InputError(
+            f"names no task of {results.name} (lm-eval 0.4.2 names samples files "
+            "<model_args>_<task>.jsonl)",
+            file=shown,
+            fix="keep the name lm_eval gave the samples file",
+        )
+    key = info.primary(task, options, notes)
+    scored = [] if key is None else _scores(path, info, task, key, notes)
+    runs = [
+        EvalRun(
+            model_id=info.model,
+            task_id=task,
+            score=score,
+            metric_name=key,
+            category=info.category(task),
+            item_id=item,
+        )
+        for item, score in scored
+    ]
+    check_nonempty(runs, notes)
+    notes.warn()
+    return runs
+
+
+def _scores(
+    path: Path, info: Results, task: str, key: str, notes: Notes
+) -> list[tuple[int | str, float]]:
+    """(doc_id, score) of every document under the kept metric and filter."""
+    shown = notes.shown
+    metric, _, filt = key.partition(",")
+    filt = filt or "none"
+    aggregation = info.aggregation(task, metric)
+    if aggregation is not None and aggregation != "mean":
+        notes.add(Notes.CORPUS, f"{task} {key} (aggregation {aggregation})")
+        return []
+    entry = info.results.get(task)
+    filters = list(  # the harness's filter order, for lines that do not name one
+        dict.fromkeys(
+            parts[1]
+            for parts in map(info.split, entry if isinstance(entry, dict) else {})
+            if parts is not None
+        )
+    )
+    seen: dict[int | str, int] = {}
+    scored: list[tuple[int | str, float]] = []
+    for number, doc in _documents(path, shown):
+        item = doc.get("doc_id")
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            raise InputError(
+                f"has no usable doc_id: {short(item)}",
+                file=shown,
+                line=number,
+                field="doc_id",
+            )
+        if isinstance(doc.get("filter"), str):
+            line_filter = doc["filter"]
+        else:  # 0.4.2-0.4.6: the n-th copy of a document is under the n-th filter
+            nth = seen[item] = seen.get(item, -1) + 1
+            line_filter = filters[nth] if nth < len(filters) else f"#{nth + 1}"
+        if line_filter != filt:
+            continue
+        if metric not in doc:
+            raise InputError(
+                f"has no value of {metric!r} (the metric kept for {task})",
+                file=shown,
+                line=number,
+                field=metric,
+                fix="give the samples file lm_eval wrote, unchanged",
+            )
+        value = doc[metric]
+        if isinstance(value, (list, dict)):
+            notes.add(Notes.CORPUS, f"{task} {key}")
+            return []
+        score = info.unit_score(task, key, value, notes)
+        if score is None:
+            notes.found[Notes.RANGE][-1] += f" (line {number})"
+            return []
+        scored.append((item, score))
+    if not scored:
+        notes.add(Notes.EMPTY, f"{task} (no document under filter {filt})")
+    return scored

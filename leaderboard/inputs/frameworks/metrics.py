@@ -1,0 +1,148 @@
+"""Which of a task's scores the readers keep, and how each maps to [0, 1].
+
+Two rules shared by the framework readers (docs/frameworks.md gives them per
+framework):
+
+- **One score per task.** A framework often reports several numbers for one task
+  (lm-eval: ``acc`` and ``acc_norm``; ``exact_match`` under two filters; Inspect:
+  several scorers; promptfoo: pass/fail, the assertion score, named scores). Treating
+  each as its own task would make the interval measure how much the variants disagree
+  and count one task several times in a gate. A reader keeps one: the first of the
+  user's preferences (`ReadOptions.metrics`) that the task reports, else the
+  framework's primary one (documented per reader), and names the others it left out.
+- **Scale by metric, never by value.** A metric of known range (`KNOWN_RANGES`) is
+  mapped linearly onto [0, 1] whatever its value: ``mcc`` from [-1, 1], sacrebleu's
+  and EQ-Bench's 0-100 scores divided by 100. A metric of unknown range is taken to be
+  in [0, 1]; a value outside it leaves that task out with a warning naming the
+  metric, so one metric never refuses a run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
+TASK_WEIGHTS = ("equal", "items")
+
+# (low, high) of metrics whose documented range is not [0, 1], keyed by the metric's
+# aggregation (lm-eval's `metric_list`) or its name. Mapped by (v - low) / (high - low).
+KNOWN_RANGES: dict[str, tuple[float, float]] = {
+    # Matthews correlation (sklearn.metrics.matthews_corrcoef): -1 to 1.
+    "mcc": (-1.0, 1.0),
+    # sacrebleu's `.score`, which the harness's bleu/chrf aggregations return: 0-100.
+    "bleu": (0.0, 100.0),
+    "chrf": (0.0, 100.0),
+    "chrf++": (0.0, 100.0),
+    "sacrebleu": (0.0, 100.0),
+    # truthfulqa_gen's best-of scores (sacrebleu / rouge_score x 100): 0-100.
+    "bleu_max": (0.0, 100.0),
+    "rouge1_max": (0.0, 100.0),
+    "rouge2_max": (0.0, 100.0),
+    "rougeL_max": (0.0, 100.0),
+    # EQ-Bench (lm-eval task eq_bench): a 0-100 score and a percentage.
+    "eqbench": (0.0, 100.0),
+    "percent_parseable": (0.0, 100.0),
+}
+
+# Task-specific ranges where one metric name means different scales in different
+# tasks: the squad_v2 metric (HF `evaluate`) reports exact and f1 in percent, while
+# `f1` elsewhere in the harness is a fraction.
+TASK_RANGES: dict[str, dict[str, tuple[float, float]]] = {
+    "squadv2": dict.fromkeys(
+        (
+            "exact",
+            "f1",
+            "HasAns_exact",
+            "HasAns_f1",
+            "NoAns_exact",
+            "NoAns_f1",
+            "best_exact",
+            "best_f1",
+        ),
+        (0.0, 100.0),
+    ),
+}
+
+#: Metrics that are lower-is-better by definition, for files that do not say so
+#: (lm-eval 0.3 wrote no ``higher_is_better``).
+LOWER_IS_BETTER = frozenset(
+    {
+        "ppl",
+        "perplexity",
+        "word_perplexity",
+        "byte_perplexity",
+        "bits_per_byte",
+        "ter",
+        "brier_score",
+        "likelihood_difference",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """What the user chose about reading frameworks' files.
+
+    Attributes
+    ----------
+    metrics : tuple of str
+        Preferred metrics, most preferred first: for each task the first one the task
+        reports is kept (``acc_norm``; with an lm-eval filter,
+        ``exact_match,flexible-extract``; an Inspect scorer's name; promptfoo's
+        ``pass``, ``score`` or a named score).
+        Empty: each reader's documented primary metric.
+    task_weights : {"equal", "items"}
+        ``equal``: every task counts the same in a model's mean (unless records give a
+        ``weight``). ``items``: a task counts by its number of items, so the mean is
+        the pooled item mean, as lm-eval's size-weighted group scores.
+    """
+
+    metrics: tuple[str, ...] = ()
+    task_weights: str = "equal"
+
+
+def choose(available: Sequence[str], preferred: Iterable[str]) -> str:
+    """The first of `preferred` among `available`, else ``available[0]``.
+
+    A preference names a metric (``acc``) or a metric and filter (``acc,none``); a
+    bare metric matches the first of its filters in `available` order.
+
+    Parameters
+    ----------
+    available : sequence of str
+        The task's candidate keys in the framework's order, non-empty; lm-eval keys are
+        ``"<metric>,<filter>"``.
+    preferred : iterable of str
+        The user's preferences, most preferred first.
+    """
+    for want in preferred:
+        for key in available:
+            if key == want or key.partition(",")[0] == want:
+                return key
+    return available[0]
+
+
+def known_range(metric: str, task: str = "") -> tuple[float, float] | None:
+    """The documented (low, high) range of `metric` when it is not [0, 1], else None."""
+    for prefix, ranges in TASK_RANGES.items():
+        if task.startswith(prefix) and metric in ranges:
+            return ranges[metric]
+    return KNOWN_RANGES.get(metric)
+
+
+def to_unit(value: object, scale: tuple[float, float] | None) -> float | None:
+    """`value` mapped onto [0, 1] from `scale` (None: already [0, 1]).
+
+    Booleans are 0/1. Returns None for a non-number, a non-finite number, or a value
+    outside the scale (the caller names the metric and leaves the task out).
+    """
+    if isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    low, high = scale if scale is not None else (0.0, 1.0)
+    if not low <= value <= high:
+        return None
+    return (float(value) - low) / (high - low)

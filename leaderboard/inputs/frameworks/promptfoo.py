@@ -1,0 +1,253 @@
+"""promptfoo output, as ``promptfoo eval -o results.json`` (or ``.jsonl``) writes it.
+
+- ``.json``: ``{"evalId", "results": {"version": 3, "prompts", "results": [row, ...],
+  "stats"}, "config", "metadata", "runtimeOptions"}`` (promptfoo 0.118 to 0.121 seen).
+- ``.jsonl``: the rows alone, one a line.
+
+A row is one (test case, prompt, provider) evaluation: ``provider {id, label}``,
+``prompt {label, raw}``, ``promptId``, ``testIdx``, ``testCase {description, vars}``,
+``vars``, ``success`` (every assertion passed), ``score`` (the weighted mean of the
+assertion scores; independent of ``success``), ``namedScores``, ``failureReason`` (0
+pass, 1 failed assertion, 2 error) and ``error``.
+
+Each row gives one item-level record:
+
+- ``model_id``: the provider's ``label``, else its ``id`` (how promptfoo names columns).
+- ``task_id``: the prompt's ``label`` (promptfoo defaults it to the prompt text); a
+  label that is long or spans lines becomes ``prompt <promptId[:12]>``.
+- ``item_id``: the test's ``description`` and a hash of its ``vars``: stable across
+  runs and providers, unlike ``testIdx``, which counts repeats and expanded vars.
+- ``sample``: with ``--repeat N`` the n-th evaluation of the same item (0, 1, ...).
+- ``score``: ``pass`` (``success`` as 1/0) by default, the headline promptfoo itself
+  reports; ``--metric score`` takes the assertion score, ``--metric NAME`` a named
+  score (an assertion's ``metric``).
+
+A row whose provider call errored (``failureReason`` 2) is no failed test and no 0:
+the file is refused, naming the row, so that models are compared on the same tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._common import load_json, short, text_lines
+from leaderboard.inputs.frameworks.lm_eval import Notes
+from leaderboard.inputs.frameworks.metrics import ReadOptions, choose, to_unit
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+
+UTF8_BOM = b"\xef\xbb\xbf"
+_JSON_HEAD = re.compile(
+    rb'\s*\{\s*(?:"evalId"\s*:\s*"[^"]*"\s*,\s*)?"results"\s*:\s*\{\s*"version"\s*:\s*\d'
+)
+_ROW_KEYS = (b'"testIdx"', b'"promptIdx"', b'"provider"', b'"success"')
+_TASK_LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,100}")
+_FIX_ERRORS = (
+    "re-run the errored rows (`promptfoo eval --retry-errors`) or fix the provider, "
+    "then give the new output: an error is not a failed test"
+)
+PASS = "pass"  # noqa: S105 - promptfoo's pass/fail, not a password
+SCORE = "score"
+
+
+def sniff(head: bytes) -> bool:
+    """Whether `head` starts a promptfoo ``-o`` output (JSON or JSON Lines)."""
+    text = head.removeprefix(UTF8_BOM)
+    if _JSON_HEAD.match(text):
+        return True
+    first = text.split(b"\n", 1)[0]
+    return first.lstrip().startswith(b"{") and all(key in first for key in _ROW_KEYS)
+
+
+def _rows(path: Path, shown: str) -> list[tuple[int, Any]]:
+    if path.name.endswith((".jsonl", ".jsonl.gz")):
+        rows: list[tuple[int, Any]] = []
+        for number, line in enumerate(text_lines(path), 1):
+            if line.strip():
+                try:
+                    rows.append((number, json.loads(line)))
+                except ValueError:
+                    raise InputError(
+                        "is not valid JSON",
+                        file=shown,
+                        line=number,
+                        fix="check the file is whole",
+                    ) from None
+        return rows
+    data = load_json(path)
+    results = data.get("results") if isinstance(data, dict) else None
+    if isinstance(data, dict) and "_resultsLoaded" in data:
+        raise InputError(
+            "is a promptfoo Eval object saved from its Node API, not an eval output",
+            file=shown,
+            fix="write the output with `promptfoo eval -o results.json`",
+        )
+    if not isinstance(results, dict) or not isinstance(results.get("results"), list):
+        raise InputError(
+            "has no `results.results` list of rows",
+            file=shown,
+            field="results.results",
+            fix="write the output with `promptfoo eval -o results.json` (promptfoo 0.118 "
+            "or later)",
+        )
+    return list(enumerate(results["results"], 1))
+
+
+def _model(row: dict[str, Any]) -> str | None:
+    provider = row.get("provider")
+    if isinstance(provider, str):
+        return provider or None
+    if not isinstance(provider, dict):
+        return None
+    for key in ("label", "id"):
+        if isinstance(provider.get(key), str) and provider[key]:
+            return str(provider[key])
+    return None
+
+
+def _task(row: dict[str, Any]) -> str:
+    prompt = row.get("prompt")
+    label = prompt.get("label") if isinstance(prompt, dict) else None
+    if isinstance(label, str) and _TASK_LABEL.fullmatch(label):
+        return label
+    ident = row.get("promptId")
+    if isinstance(ident, str) and ident:
+        return f"prompt {ident[:12]}"
+    return f"prompt {row.get('promptIdx', 0)}"
+
+
+def _item(row: dict[str, Any]) -> str:
+    case = row.get("testCase")
+    case = case if isinstance(case, dict) else {}
+    variables = row.get("vars", case.get("vars"))
+    text = json.dumps(variables, sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    description = case.get("description")
+    if not isinstance(description, str) or not description:
+        return f"#{digest}"
+    text = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]+", " ", description).strip()
+    return f"{text if len(text) <= 80 else text[:77] + '...'} #{digest}"
+
+
+def _available(row: dict[str, Any]) -> list[str]:
+    named = row.get("namedScores")
+    return [PASS, SCORE, *(named if isinstance(named, dict) else {})]
+
+
+def _value(row: dict[str, Any], metric: str) -> Any:
+    if metric == PASS:
+        return row.get("success")
+    if metric == SCORE:
+        return row.get("score")
+    named = row.get("namedScores")
+    return named.get(metric) if isinstance(named, dict) else None
+
+
+def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
+    """Read one promptfoo output into item-level records.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        ``promptfoo eval -o results.json`` or ``-o results.jsonl``.
+    options : ReadOptions, optional
+        Preferred metrics: ``pass`` (default), ``score`` or a named score.
+
+    Returns
+    -------
+    list of EvalRun
+        One record per row: (provider, prompt, test case[, repeat]).
+
+    Raises
+    ------
+    InputError
+        Not a promptfoo output, a row without a provider, a row that errored, or a
+        score that is not in [0, 1].
+    """
+    options = options or ReadOptions()
+    shown = str(path)
+    rows = _rows(path, shown)
+    notes = Notes(shown)
+    parsed: list[tuple[int, int, str, str, str, Any]] = []
+    metric: str | None = None
+    for number, row in rows:
+        if not isinstance(row, dict):
+            raise InputError(f"row {number} is not an object", file=shown, record=number)
+        model = _model(row)
+        if model is None:
+            raise InputError(
+                f"row {number} names no provider",
+                file=shown,
+                record=number,
+                field="provider",
+                fix="give an unmodified promptfoo output",
+            )
+        item = _item(row)
+        if row.get("failureReason") == 2 or (
+            row.get("gradingResult") is None and row.get("error")
+        ):
+            raise InputError(
+                f"row {number} ({model}, test {item!r}) errored: "
+                f"{short(str(row.get('error')), 100)}",
+                file=shown,
+                record=number,
+                field="error",
+                fix=_FIX_ERRORS,
+            )
+        if metric is None:
+            available = _available(row)
+            metric = choose(available, options.metrics)
+            for other in available:
+                if other != metric:
+                    notes.add(Notes.OTHERS, other)
+        test_idx = row.get("testIdx")
+        order = test_idx if isinstance(test_idx, int) else number
+        parsed.append((order, number, model, _task(row), item, _value(row, metric)))
+    if metric is None:
+        raise InputError("holds no rows", file=shown, fix="check that the eval ran")
+    return _records(parsed, metric, notes)
+
+
+def _records(
+    parsed: list[tuple[int, int, str, str, str, Any]], metric: str, notes: Notes
+) -> list[EvalRun]:
+    parsed.sort(key=lambda row: (row[0], row[1]))
+    seen: dict[tuple[str, str, str], int] = {}
+    for _, _, model, task, item, _ in parsed:
+        seen[model, task, item] = seen.get((model, task, item), 0) + 1
+    repeated = any(count > 1 for count in seen.values())
+    dropped: set[str] = set()
+    nth: dict[tuple[str, str, str], int] = {}
+    runs: list[EvalRun] = []
+    for _, number, model, task, item, value in parsed:
+        key = (model, task, item)
+        sample = nth[key] = nth.get(key, -1) + 1
+        score = to_unit(value, None)
+        if score is None:
+            notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (row {number})")
+            dropped.add(task)
+            continue
+        runs.append(
+            EvalRun(
+                model_id=model,
+                task_id=task,
+                score=score,
+                metric_name=metric,
+                category=DEFAULT_CATEGORY,
+                item_id=item,
+                sample=sample if repeated else None,
+            )
+        )
+    runs = [run for run in runs if run.task_id not in dropped]
+    if not runs:
+        raise InputError(
+            f"gives no score the leaderboard can rank ({metric} is not in [0, 1])",
+            file=notes.shown,
+            fix="choose another score with --metric (pass, score or a named score)",
+        )
+    notes.warn()
+    return runs
