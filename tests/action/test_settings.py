@@ -106,6 +106,25 @@ def test_results__required(raw: str) -> None:
         Settings.from_env(env(results=raw))
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("", ()),
+        ("acc_norm", ("acc_norm",)),
+        (
+            "exact_match,flexible-extract\nacc_norm",
+            ("exact_match,flexible-extract", "acc_norm"),
+        ),
+        ("score  pass score", ("score", "pass")),
+    ],
+)
+def test_metric__lines_or_spaces_never_commas(raw: str, expected: tuple[str, ...]) -> None:
+    """An lm-eval metric under a filter is spelled with a comma: commas do not split."""
+    settings = Settings.from_env(env(metric=raw, task_weights="items"))
+    assert settings.metric == expected
+    assert settings.task_weights == "items"
+
+
 def test_results__missing_variable_is_required_too() -> None:
     with pytest.raises(UsageError, match=r"^results: required"):
         Settings.from_env({})
@@ -131,7 +150,13 @@ def test_results__missing_variable_is_required_too() -> None:
         ("fail_on_regression", "yes", "fail-on-regression: must be true or false"),
         ("comment", "1", "comment: must be true or false, got '1'"),
         ("gate_categories", "on", "gate-categories: must be true or false, got 'on'"),
-        ("format", "yaml", "format: must be one of auto, records, inspect, lm-eval"),
+        (
+            "format",
+            "yaml",
+            "format: must be one of auto, records, inspect, lm-eval, promptfoo",
+        ),
+        ("task_weights", "size", "task-weights: must be one of equal, items, got 'size'"),
+        ("metric", "acc\x07", "metric: not a metric name"),
         ("pr_number", "#12", "pr-number: must be a pull request number, got '#12'"),
         ("pr_number", "0", "pr-number: must be at least 1, got '0'"),
         ("pr_number", "١٢", "pr-number: must be a pull request number"),

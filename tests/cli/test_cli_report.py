@@ -170,3 +170,32 @@ def test_cli__framework_reader_notes_become_clean_warnings_and_report_warnings(
     assert "Warning:" not in err  # not Python's own warning format
     saved = json.loads(report_path.read_text())
     assert any("lower-is-better" in w for w in saved["warnings"])
+
+
+def test_cli__metric_and_task_weights_reach_the_framework_readers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--metric picks lm-eval's acc_norm; --task-weights items weights by documents."""
+    fixtures = Path(__file__).parents[1] / "fixtures" / "lm_eval"
+    files = [str(p) for p in sorted(fixtures.glob("dummy-*/samples_tiny_mc*.jsonl"))]
+    report_path = tmp_path / "report.json"
+    common = ["--resamples", "200", "--json", str(report_path)]
+    assert main(["report", *files, *common, "--metric", "acc_norm"]) == 0
+    saved = json.loads(report_path.read_text())
+    assert any("acc,none in tiny_mc" in w for w in saved["warnings"])
+    equal = {row["model_id"]: row["mean_score"] for row in saved["leaderboard"]}
+    assert (
+        main(["report", *files, *common, "--metric", "acc_norm", "--task-weights", "items"])
+        == 0
+    )
+    saved = json.loads(report_path.read_text())
+    items = {row["model_id"]: row["mean_score"] for row in saved["leaderboard"]}
+    results = {
+        p.parent.name: json.loads(p.read_text())["results"]
+        for p in fixtures.glob("dummy-*/results_*.json")
+    }
+    for model, res in results.items():
+        mc, mc2 = res["tiny_mc"]["acc_norm,none"], res["tiny_mc2"]["acc_norm,none"]
+        assert equal[model] == pytest.approx((mc + mc2) / 2)
+        assert items[model] == pytest.approx((6 * mc + 4 * mc2) / 10)
+    capsys.readouterr()

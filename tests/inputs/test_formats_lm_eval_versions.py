@@ -139,7 +139,6 @@ def test_v042__array_samples_named_after_model_args_read_with_results_json() -> 
             )
 
 
-@pytest.mark.skipif(not V045.exists(), reason="v0.4.5 fixtures not generated")
 def test_v045__top_level_metrics_without_filter_keys() -> None:
     for model in ("dummy-a", "dummy-b"):
         [results_path] = (V045 / model).rglob("results_*.json")
@@ -156,7 +155,6 @@ def test_v045__top_level_metrics_without_filter_keys() -> None:
             )
 
 
-@pytest.mark.skipif(not V045.exists(), reason="v0.4.5 fixtures not generated")
 def test_v045__second_filter_found_by_the_order_of_copies() -> None:
     for model in ("dummy-a", "dummy-b"):
         [path] = (V045 / model).rglob("samples_tiny_gen_*.jsonl")
@@ -200,8 +198,9 @@ def test_v03_results_without_a_model_name__one_line_what_to_pass() -> None:
 # --------------------------------------------------------- 6: model object configs
 
 
-def test_model_object__names_the_class_and_what_to_set() -> None:
-    path = V042 / "api" / "results.json"
+@pytest.mark.parametrize("version", ["v0.4.2", "v0.4.5"])
+def test_model_object__names_the_class_and_what_to_set(version: str) -> None:
+    path = LM_EVAL / version / "api" / "results.json"
     assert json.loads(path.read_text())["config"]["model"] == "DummyLM"
     with pytest.raises(InputError) as info:
         read("lm-eval", path)
