@@ -29,8 +29,7 @@ from typing import Any, cast
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import load_json, short, unit_number
-from leaderboard.inputs.frameworks.lm_eval import Notes
-from leaderboard.inputs.frameworks.metrics import ReadOptions, choose
+from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, choose
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 ZIP_MAGIC = b"PK\x03\x04"

@@ -22,21 +22,17 @@ warning. Everything changed or left out is told once per file as a `FormatWarnin
 from __future__ import annotations
 
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import (
-    FormatWarning,
-    load_json,
-    read_head,
-    short,
-)
+from leaderboard.inputs.frameworks._common import load_json, read_head, short
 from leaderboard.inputs.frameworks.metrics import (
     LOWER_IS_BETTER,
+    Notes,
     ReadOptions,
     choose,
+    compact,
     known_range,
     to_unit,
 )
@@ -95,55 +91,6 @@ def read_results(path: Path, options: ReadOptions) -> list[EvalRun]:
         The model cannot be told, or the file gives no score the leaderboard can rank.
     """
     return _read_results(path, load_json(path), options)
-
-
-class Notes:
-    """What a reader changed or left out, told once per file as `FormatWarning`s."""
-
-    OTHERS = "one score per task; left out (choose with the `metric` input or --metric)"
-    RESCALED = "mapped onto [0, 1] from the metric's documented range"
-    LOWER = "left out, lower-is-better (the leaderboard ranks higher scores first)"
-    RANGE = "task left out, a metric of no known scale outside [0, 1]"
-    CORPUS = (
-        "task left out, a corpus-level metric has no per-document score (read the "
-        "results file for it, or choose a mean metric with --metric)"
-    )
-    EMPTY = "left out, no metric the leaderboard can rank"
-    GROUPS = "group means differ"
-
-    def __init__(self, shown: str) -> None:
-        self.shown = shown
-        self.found: dict[str, list[str]] = {}
-
-    def add(self, kind: str, what: str) -> None:
-        names = self.found.setdefault(kind, [])
-        if what not in names:
-            names.append(what)
-
-    def warn(self) -> None:
-        for kind, names in self.found.items():
-            listed = _compact(names) if kind in (self.OTHERS, self.LOWER) else None
-            text = (
-                names[0] if kind == self.GROUPS else f"{kind}: {listed or ', '.join(names)}"
-            )
-            warnings.warn(f"{self.shown}: {text}", FormatWarning, stacklevel=4)
-
-
-def _compact(names: list[str], listed: int = 3) -> str:
-    """``"<task> <key>"`` notes grouped by key: ``acc_norm in 57 tasks (a, b, c, ...)``."""
-    by_key: dict[str, list[str]] = {}
-    for name in names:
-        task, _, key = name.rpartition(" ")
-        by_key.setdefault(key, []).append(task)
-    parts = []
-    for key, tasks in by_key.items():
-        shown = [t for t in tasks if t]
-        if len(shown) <= listed:
-            parts.append(f"{key} in {', '.join(shown)}" if shown else key)
-        else:
-            more = ", ".join(shown[:listed])
-            parts.append(f"{key} in {len(shown)} tasks ({more}, ...)")
-    return ", ".join(parts)
 
 
 class Results:
@@ -375,7 +322,7 @@ def check_nonempty(runs: list[EvalRun], notes: Notes) -> None:
     if not runs:
         order = (Notes.CORPUS, Notes.RANGE, Notes.EMPTY, Notes.LOWER)
         told = "; ".join(
-            f"{kind}: {_compact(names) if kind == Notes.LOWER else ', '.join(names)}"
+            f"{kind}: {compact(names) if kind == Notes.LOWER else ', '.join(names)}"
             for kind in order
             if (names := notes.found.get(kind))
         )

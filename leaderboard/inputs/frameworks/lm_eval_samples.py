@@ -36,11 +36,10 @@ from leaderboard.inputs.frameworks.lm_eval import (
     RESULTS_HEAD,
     SAMPLES_NAME,
     UTF8_BOM,
-    Notes,
     Results,
     check_nonempty,
 )
-from leaderboard.inputs.frameworks.metrics import ReadOptions
+from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
 from leaderboard.inputs.records import EvalRun
 
 

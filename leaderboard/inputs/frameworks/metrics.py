@@ -15,13 +15,19 @@ framework):
   and EQ-Bench's 0-100 scores divided by 100. A metric of unknown range is taken to be
   in [0, 1]; a value outside it leaves that task out with a warning naming the
   metric, so one metric never refuses a run.
+
+`Notes` collects what a reader kept, rescaled or left out and tells it once per file
+and kind as a `FormatWarning`.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from leaderboard.inputs.frameworks._common import FormatWarning
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
 TASK_WEIGHTS = ("equal", "items")
@@ -146,3 +152,52 @@ def to_unit(value: object, scale: tuple[float, float] | None) -> float | None:
     if not low <= value <= high:
         return None
     return (float(value) - low) / (high - low)
+
+
+class Notes:
+    """What a reader changed or left out, told once per file as `FormatWarning`s."""
+
+    OTHERS = "one score per task; left out (choose with the `metric` input or --metric)"
+    RESCALED = "mapped onto [0, 1] from the metric's documented range"
+    LOWER = "left out, lower-is-better (the leaderboard ranks higher scores first)"
+    RANGE = "task left out, a metric of no known scale outside [0, 1]"
+    CORPUS = (
+        "task left out, a corpus-level metric has no per-document score (read the "
+        "results file for it, or choose a mean metric with --metric)"
+    )
+    EMPTY = "left out, no metric the leaderboard can rank"
+    GROUPS = "group means differ"
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.found: dict[str, list[str]] = {}
+
+    def add(self, kind: str, what: str) -> None:
+        names = self.found.setdefault(kind, [])
+        if what not in names:
+            names.append(what)
+
+    def warn(self) -> None:
+        for kind, names in self.found.items():
+            listed = compact(names) if kind in (self.OTHERS, self.LOWER) else None
+            text = (
+                names[0] if kind == self.GROUPS else f"{kind}: {listed or ', '.join(names)}"
+            )
+            warnings.warn(f"{self.shown}: {text}", FormatWarning, stacklevel=4)
+
+
+def compact(names: list[str], listed: int = 3) -> str:
+    """``"<task> <key>"`` notes grouped by key: ``acc_norm in 57 tasks (a, b, c, ...)``."""
+    by_key: dict[str, list[str]] = {}
+    for name in names:
+        task, _, key = name.rpartition(" ")
+        by_key.setdefault(key, []).append(task)
+    parts = []
+    for key, tasks in by_key.items():
+        shown = [t for t in tasks if t]
+        if len(shown) <= listed:
+            parts.append(f"{key} in {', '.join(shown)}" if shown else key)
+        else:
+            more = ", ".join(shown[:listed])
+            parts.append(f"{key} in {len(shown)} tasks ({more}, ...)")
+    return ", ".join(parts)

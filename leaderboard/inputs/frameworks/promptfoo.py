@@ -36,8 +36,7 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import load_json, short, text_lines
-from leaderboard.inputs.frameworks.lm_eval import Notes
-from leaderboard.inputs.frameworks.metrics import ReadOptions, choose, to_unit
+from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, choose, to_unit
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
