@@ -167,6 +167,18 @@ def test_v045__second_filter_found_by_the_order_of_copies() -> None:
             )
 
 
+def test_public_2024_samples__top_level_acc_without_filter_keys() -> None:
+    """Real Meta-Llama-3-8B-Instruct samples from a harness pull request (first 4 lines)."""
+    path = PUBLIC / "asdiv-pr2236" / "samples_asdiv_2024-08-21T03-44-09.494230.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all("filter" not in doc and "metrics" not in doc for doc in lines)
+    runs = _read(path)
+    assert {(r.model_id, r.task_id, r.metric_name) for r in runs} == {
+        ("meta-llama/Meta-Llama-3-8B-Instruct", "asdiv", "acc,none")
+    }
+    assert {r.item_id: r.score for r in runs} == {d["doc_id"]: d["acc"] for d in lines}
+
+
 # ------------------------------------------------------------------- 5: lm-eval 0.3
 
 
