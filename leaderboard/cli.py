@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from leaderboard._version import __version__
-from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.errors import LeaderboardError, UsageError, did_you_mean
 from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
 from leaderboard.render import log_text
 
@@ -184,7 +184,8 @@ def _check_models(
     ]:
         if model is not None and model not in known:
             raise UsageError(
-                f"{option}: model {model!r} is not in the data; "
+                f"{option}: model {model!r} is not in the data"
+                f"{did_you_mean(model, models)}; "
                 f"give one of the model_id values it holds: {listed}"
             )
     if candidates and baseline is None:

@@ -7,6 +7,8 @@ else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import difflib
+
 
 class LeaderboardError(Exception):
     """Root of every error caused by input or configuration, not by a bug."""
@@ -59,3 +61,23 @@ class InputError(LeaderboardError):
 
 class UsageError(LeaderboardError):
     """Bad settings: a command-line option or an action input."""
+
+
+def did_you_mean(name: str, choices: list[str]) -> str:
+    """`` (did you mean 'main'?)`` for the closest of `choices` to `name`, or ``""``.
+
+    Parameters
+    ----------
+    name : str
+        What the user typed (e.g. an unknown model id).
+    choices : list of str
+        The valid values.
+
+    Returns
+    -------
+    str
+        A parenthesised hint with a leading space, or the empty string when nothing is
+        close (difflib ratio below 0.6).
+    """
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

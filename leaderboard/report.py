@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _Model(BaseModel):
@@ -64,6 +64,35 @@ class PairwiseDiff(_Model):
     shared_units: int = 0
 
 
+ComparisonStatus = Literal["regressed", "no_regression", "undetermined"]
+
+
+class Flips(_Model):
+    """Items whose pass/fail outcome changed between baseline and candidate."""
+
+    pass_to_fail: int = Field(
+        description="items the baseline passed and the candidate failed"
+    )
+    fail_to_pass: int = Field(
+        description="items the baseline failed and the candidate passed"
+    )
+    shared_items: int = Field(description="items both models were scored on")
+
+
+class ScopeDiff(_Model):
+    """`candidate - baseline` within one category or task: where a comparison moved.
+
+    The interval is paired and at the report's `confidence` on its own (no family
+    adjustment): it locates a change, it does not test one.
+    """
+
+    scope: str = Field(description='"category:<name>" or "task:<id>"')
+    diff_mean: float
+    ci_lo: float
+    ci_hi: float
+    shared_units: int = 0
+
+
 class GateComparison(_Model):
     """One gated comparison: `candidate - baseline`."""
 
@@ -95,6 +124,30 @@ class GateComparison(_Model):
         description="why the comparison is undetermined, or why no detectable drop "
         "is given, and what would change it",
     )
+    flips: Flips | None = Field(
+        default=None,
+        description="item-level data with pass/fail (0/1) scores: items that changed "
+        "outcome; null otherwise",
+    )
+    breakdown: list[ScopeDiff] = Field(
+        default_factory=list,
+        description="for an overall comparison: the paired difference within each "
+        "category (when several) and, for item-level data, each task; at the report's "
+        "confidence, unadjusted; largest drop first",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _status_from_regressed(cls, data: object) -> object:
+        # `regressed` decides: status "regressed" exactly when it is true.
+        if isinstance(data, dict) and "regressed" in data:
+            status = data.get("status")
+            if data["regressed"]:
+                status = "regressed"
+            elif status in (None, "regressed"):
+                status = "no_regression"
+            data = {**data, "status": status}
+        return data
 
 
 class BaselineRun(_Model):
@@ -137,6 +190,32 @@ class Gate(_Model):
         default_factory=list, description="models present in only one of the two runs"
     )
     baseline_run: BaselineRun | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _status_from_comparisons(cls, data: object) -> object:
+        # "regressed" exactly when `regressed`; "off", "no_baseline_run" and
+        # "undetermined" as given; otherwise derived from the comparisons (a
+        # two-run gate has comparisons whatever `baseline` says) and the baseline.
+        if not isinstance(data, dict):
+            return data
+        given = data.get("status")
+        undetermined = any(
+            (c.status if isinstance(c, GateComparison) else c.get("status"))
+            == "undetermined"
+            for c in data.get("comparisons", [])
+        )
+        if data.get("regressed"):
+            status = "regressed"
+        elif given in ("off", "no_baseline_run", "undetermined"):
+            status = given
+        elif undetermined:
+            status = "undetermined"
+        elif data.get("baseline") is None and not data.get("comparisons"):
+            status = "off"
+        else:
+            status = "no_regression"
+        return {**data, "status": status}
 
 
 class ReportSettings(_Model):

@@ -339,6 +339,8 @@ def _context(settings: Settings, target: Target) -> CommentContext:
         run_url=settings.run_url,
         header=settings.comment_header,
         summary_url=settings.run_url,
+        docs_url=settings.docs_url,
+        workspace=str(settings.workspace.resolve()),
     )
 
 

@@ -312,6 +312,8 @@ class Settings:
     workspace: Path = Path()
     output_path: Path | None = None
     summary_path: Path | None = None
+    action_repository: str | None = None  # GITHUB_ACTION_REPOSITORY: this action's repo
+    action_ref: str | None = None  # GITHUB_ACTION_REF: the tag or sha `uses:` named
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], *, lenient: bool = False) -> Settings:
@@ -392,7 +394,17 @@ class Settings:
             workspace=workspace,
             output_path=_path(env.get("GITHUB_OUTPUT")),
             summary_path=_path(env.get("GITHUB_STEP_SUMMARY")),
+            action_repository=env.get("GITHUB_ACTION_REPOSITORY") or None,
+            action_ref=env.get("GITHUB_ACTION_REF") or None,
         )
+
+    @property
+    def docs_url(self) -> str | None:
+        """The statistics guide of the action version that runs ("How to read this")."""
+        repo, ref = self.action_repository, self.action_ref
+        if not repo or not ref or repo.count("/") != 1:
+            return None
+        return f"{self.server_url}/{repo}/blob/{ref}/docs/statistics.md"
 
     @property
     def run_url(self) -> str | None:

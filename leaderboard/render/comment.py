@@ -32,7 +32,7 @@ import jinja2.sandbox
 
 from leaderboard._version import __version__
 from leaderboard.errors import UsageError
-from leaderboard.render.escape import md_text, safe_url, truncate
+from leaderboard.render.escape import md_text, md_with_code, safe_url, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
 from leaderboard.render.view import Options, View, build_view, short_sha
 from leaderboard.report import DataSummary, Gate, LeaderboardRow, Report, ReportSettings
@@ -88,6 +88,8 @@ class CommentContext:
     run_url: str | None = None  # link to the workflow run
     header: str = "leaderboard"  # the comment-header input
     summary_url: str | None = None  # where the full report can be read (job summary)
+    docs_url: str | None = None  # "How to read this": the action's docs/statistics.md
+    workspace: str | None = None  # shown as "." in failure messages (relative paths)
 
 
 #: Longest string or list a user template may build with ``*`` (a comment holds
@@ -270,6 +272,7 @@ def _fit(
                 summary_url=context.summary_url,
                 header=context.header,
                 options=o,
+                docs_url=context.docs_url,
             )
         )
 
@@ -396,9 +399,11 @@ def render_failure(message: str, context: CommentContext | None = None) -> str:
     Parameters
     ----------
     message : str
-        Why (e.g. the one-line `InputError`); untrusted, escaped here.
+        Why (e.g. the one-line `InputError`); untrusted, escaped here, its
+        `` `quoted` `` parts shown as code; paths under ``context.workspace`` are
+        shown relative to it.
     context : CommentContext, optional
-        Head commit and run link.
+        Head commit, run link and workspace.
 
     Returns
     -------
@@ -406,7 +411,9 @@ def render_failure(message: str, context: CommentContext | None = None) -> str:
         Markdown saying the leaderboard for the commit could not be computed, and why.
     """
     ctx = context or CommentContext()
-    lines = [md_text(line) for line in truncate(message, 4000).splitlines()] or [
+    if ctx.workspace:
+        message = relative_paths(message, ctx.workspace)
+    lines = [md_with_code(line) for line in truncate(message, 4000).splitlines()] or [
         "(no message)"
     ]
     return (
@@ -415,10 +422,23 @@ def render_failure(message: str, context: CommentContext | None = None) -> str:
         .render(
             head_sha=short_sha(ctx.head_sha),
             run_url=safe_url(ctx.run_url),
+            docs_url=safe_url(ctx.docs_url),
             lines=lines,
             footer=md_text(_generator()),
         )
     )
+
+
+def relative_paths(message: str, workspace: str) -> str:
+    """`message` with ``<workspace>/`` removed wherever it starts a path.
+
+    The runner's checkout lies at an absolute path (``/home/runner/work/repo/repo``)
+    that says nothing to a reviewer: ``results/run.jsonl`` is what the repository holds.
+    """
+    root = workspace.rstrip("/")
+    if not root:
+        return message
+    return message.replace(root + "/", "")
 
 
 def render_markdown(rows: Sequence[LeaderboardRow]) -> str:

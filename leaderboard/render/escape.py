@@ -5,6 +5,9 @@ from the artifact passes through one of these functions before it reaches markdo
 runner log:
 
 - `md_text`: safe anywhere inline in GitHub-flavoured markdown, including a table cell.
+- `html_text`: safe inside raw HTML such as ``<summary>`` (markdown is not parsed there).
+- `md_with_code`: a message whose `` `quoted` `` parts become code spans.
+- `nbsp`: joins a short run (an interval) so that it never breaks over two lines.
 - `log_text`: safe in a line of the runner log (no workflow commands).
 - `code_text`: safe inside a fenced code block that `code_fence` opened.
 - `safe_url`: an http(s) URL that can sit inside ``[text](url)``, or None.
@@ -19,10 +22,21 @@ does.
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import quote, urlsplit
 
-__all__ = ["code_fence", "code_text", "log_text", "md_text", "safe_url", "truncate"]
+__all__ = [
+    "code_fence",
+    "code_text",
+    "html_text",
+    "log_text",
+    "md_text",
+    "md_with_code",
+    "nbsp",
+    "safe_url",
+    "truncate",
+]
 
 REPLACEMENT = "\ufffd"
 WORD_JOINER = "\u2060"
@@ -102,6 +116,69 @@ def md_text(s: str) -> str:
         text = "\\" + text
     # "1. x" or "1) x" at the start of a line opens an ordered list.
     return _LEADING_NUMBER.sub(r"\1\\\2", text)
+
+
+def html_text(s: str) -> str:
+    """Escape untrusted text for raw HTML that GitHub shows, e.g. inside ``<summary>``.
+
+    A line starting with ``<details>`` opens an HTML block: cmark-gfm passes it through
+    without parsing markdown, so a backslash escape would show literally. Here ``&``,
+    ``<``, ``>`` and quotes become entities; control, bidi and line-break characters
+    become U+FFFD; ``@``, ``#`` and ``GH-`` get a word joiner (GitHub links mentions in
+    HTML text too).
+
+    Parameters
+    ----------
+    s : str
+        Untrusted text.
+
+    Returns
+    -------
+    str
+        HTML text that displays as `s`.
+    """
+    text = html.escape(_UNSAFE.sub(REPLACEMENT, s), quote=True)
+    text = text.replace("@", "@" + WORD_JOINER).replace("#", "#" + WORD_JOINER)
+    return _GH_REFERENCE.sub(WORD_JOINER, text)
+
+
+_QUOTED = re.compile(r"`([^`\n]{1,400})`")
+
+
+def md_with_code(s: str) -> str:
+    """Escape a message for markdown, turning its `` `quoted` `` parts into code spans.
+
+    Error messages quote fields and commands in backticks; escaped, those backticks
+    would show literally. The quoted text is shown verbatim in a code span (markdown,
+    mentions and links are not interpreted there); the rest goes through `md_text`.
+
+    Parameters
+    ----------
+    s : str
+        Untrusted text on one line.
+
+    Returns
+    -------
+    str
+        Markdown that renders as `s`, quoted parts in monospace.
+    """
+    out: list[str] = []
+    pos = 0
+    for m in _QUOTED.finditer(s):
+        out.append(md_text(s[pos : m.start()]) if m.start() > pos else "")
+        body = _UNSAFE.sub(REPLACEMENT, m.group(1))
+        # A code span strips one space at each end when both are present: pad to keep it.
+        pad = " " if body.startswith(" ") and body.endswith(" ") else ""
+        out.append(f"`{pad}{body}{pad}`")
+        pos = m.end()
+    if pos < len(s):
+        out.append(md_text(s[pos:]))
+    return "".join(out)
+
+
+def nbsp(s: str) -> str:
+    """`s` with every space made non-breaking (U+00A0): an interval stays on one line."""
+    return s.replace(" ", "\u00a0")
 
 
 def _visible_escape(match: re.Match[str]) -> str:

@@ -1,6 +1,7 @@
 """Number formats of the comment, registered as Jinja filters.
 
-Scores, means and differences: 3 decimals (``0.712``, ``+0.012``, ``[0.690, 0.734]``);
+Scores, means and differences: 3 decimals (``0.712``, ``+0.012``, ``[0.690, 0.734]``,
+the space in an interval a no-break space so that it never wraps);
 proportions (win rate, confidence): percent with at most one decimal (``62.5%``).
 None, NaN and infinity read "n/a".
 """
@@ -40,8 +41,12 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
-    """``[0.690, 0.734]``: an interval with both ends at `digits` decimals."""
-    return f"[{num(lo, digits)}, {num(hi, digits)}]"
+    """``[0.690, 0.734]``: an interval with both ends at `digits` decimals.
+
+    The space after the comma is U+00A0 (no-break space): a narrow table cell or a
+    phone screen never splits an interval over two lines.
+    """
+    return f"[{num(lo, digits)},\u00a0{num(hi, digits)}]"
 
 
 def count(n: int) -> str:

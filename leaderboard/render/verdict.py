@@ -1,7 +1,8 @@
 """The verdict line and the settings line, and how ids and commits are shown in them.
 
-The verdict follows the report's own flags (`GateComparison.regressed`, `Gate.regressed`)
-and never recomputes them, so the comment always agrees with the JSON report.
+The verdict follows the report's own states (`Gate.status`, `GateComparison.status`)
+and never recomputes them, so the comment always agrees with the JSON report. Every
+difference is `candidate - baseline`.
 """
 
 from __future__ import annotations
@@ -9,15 +10,25 @@ from __future__ import annotations
 import functools
 import math
 
-from leaderboard.render.escape import md_text, truncate
+from leaderboard.render.escape import md_text, md_with_code, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
-from leaderboard.report import GateComparison, Report
+from leaderboard.report import Gate, GateComparison, Report
 
-__all__ = ["ID_LIMIT", "esc_id", "scope_text", "settings_line", "short_sha", "verdict"]
+__all__ = [
+    "ID_LIMIT",
+    "STATUS_MARK",
+    "baseline_run_text",
+    "below_text",
+    "detects_text",
+    "esc_id",
+    "headline",
+    "scope_text",
+    "settings_line",
+    "short_sha",
+    "verdict",
+]
 
 ID_LIMIT = 256  # characters of an id shown; the JSON report keeps every id whole
-VERDICT_NAMES = 3  # regressed candidates named in the verdict line
-VERDICT_SCOPES = 2  # regressed scopes named per candidate
 VERDICT_ID_LIMIT = 80  # characters of an id in the verdict line
 
 
@@ -52,14 +63,16 @@ def short_sha(sha: str | None) -> str | None:
 
 
 def scope_text(scope: str) -> str:
-    if scope.startswith("category:"):
-        return "category " + esc_id(scope.removeprefix("category:"))
+    """``category math`` / ``task mmlu/biology`` / ``overall``, ids escaped."""
+    for kind in ("category", "task"):
+        if scope.startswith(kind + ":"):
+            return f"{kind} " + esc_id(scope.removeprefix(kind + ":"))
     return esc_id(scope)
 
 
-def baseline_run_text(report: Report) -> str:
+def baseline_run_text(gate: Gate) -> str:
     """Which stored run the models were gated against, for a kept-history baseline."""
-    run = report.gate.baseline_run
+    run = gate.baseline_run
     if run is None or run.source != "history":
         return ""
     parts = [f"the run stored for {short_sha(run.commit) or '?'}"]
@@ -77,85 +90,106 @@ def baseline_run_text(report: Report) -> str:
     return " Baseline: " + ", ".join(parts) + "."
 
 
+STATUS_MARK = {
+    "regressed": "🔴",
+    "no_regression": "🟢",
+    "undetermined": "🟡",
+    "off": "⚪",
+    "no_baseline_run": "⚪",
+}
+
+
+def detects_text(mdr: float | None) -> str:
+    """What the suite can see: "detects drops of 0.033 or more", or why not."""
+    if mdr is None or not math.isfinite(mdr) or mdr >= 1.0:
+        return "the smallest drop it detects cannot be estimated"
+    return f"this suite detects drops of {num(mdr)} or more"
+
+
+def below_text(margin: float) -> str:
+    """The line a regression lies below: "0" or "-0.010"."""
+    return "0" if margin == 0 else num(-margin)
+
+
+def headline(report: Report) -> GateComparison | None:
+    """The comparison the first line names.
+
+    Regressed: the first regressed comparison (overall before categories); cannot
+    tell: the first undetermined one; otherwise the comparison closest to regressing
+    (lowest lower bound, overall scopes first).
+    """
+    comps = report.gate.comparisons
+    if not comps:
+        return None
+    for status in ("regressed", "undetermined"):
+        hits = [c for c in comps if c.status == status]
+        if hits:
+            return min(hits, key=lambda c: (c.scope != "overall", c.ci_hi))
+    return min(comps, key=lambda c: (c.scope != "overall", c.ci_lo))
+
+
+def _pair(c: GateComparison) -> str:
+    scope = "" if c.scope == "overall" else f" ({scope_text(c.scope)})"
+    return f"**{_short_id(c.candidate)}**{scope} vs **{_short_id(c.baseline)}**"
+
+
 def verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
-    line = _verdict(report, sha, run, header)
-    said = baseline_run_text(report)
-    link = f" ([workflow run]({run}))" if run else ""
-    if said and link and line.endswith(link):  # the run's link stays last
-        return line[: -len(link)] + said + link
-    return line + said
+    """The first line: the gate's state, the pair, the difference, what it could see.
 
-
-def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
+    One line for each `Gate.status`; the numbers are `candidate - baseline` of the
+    comparison `headline` picks, with its (family-adjusted) interval.
+    """
     gate = report.gate
     at = f" for {sha}" if sha else ""
     prefix = f"**{header}** · " if header != "leaderboard" else ""
     link = f" ([workflow run]({run}))" if run else ""
-    if gate.status == "no_baseline_run":
-        note = md_text(gate.note or "no baseline run could be read")
-        return f"{prefix}⚪ **No baseline run**{at}: {note} No model was gated.{link}"
-    if gate.baseline is None:
+    status = gate.status
+    mark = STATUS_MARK.get(status, "⚪")
+    note = md_with_code(truncate(gate.note, 300)) if gate.note else None
+    if status == "off":
         return (
-            f"{prefix}⚪ **No gate**{at}: no baseline was set, so no model was checked "
-            f"for a regression.{link}"
+            f"{prefix}{mark} **No gate**{at}: no baseline was set, so no model was "
+            f"checked for a regression.{link}"
         )
-    margin = report.settings.margin
-    margin_text = f", margin {num(margin)}" if margin else ""
-    base = _short_id(gate.baseline)
-    regressed = [c for c in gate.comparisons if c.regressed]
-    if regressed:
-        by_candidate: dict[str, list[GateComparison]] = {}
-        for c in regressed:
-            by_candidate.setdefault(c.candidate, []).append(c)
-        parts = []
-        for cand, comps in list(by_candidate.items())[:VERDICT_NAMES]:
-            scopes = ", ".join(
-                f"{scope_text(c.scope)}: {signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}"
-                for c in comps[:VERDICT_SCOPES]
-            )
-            if len(comps) > VERDICT_SCOPES:
-                scopes += f", and {len(comps) - VERDICT_SCOPES} more"
-            parts.append(
-                f"**{_short_id(cand)}** is below **{_short_id(gate.baseline)}** ({scopes})"
-            )
-        more = len(by_candidate) - VERDICT_NAMES
-        tail = f"; and {more} more candidate{'s' * (more != 1)}" if more > 0 else ""
-        conf = regressed[0].confidence
-        level = (
-            f"{pct(conf)} family-wise intervals"
-            if all(c.confidence == conf for c in regressed)
-            else "family-wise intervals"
-        )
+    if status == "no_baseline_run":
+        why = note or "nothing is stored for the base branch yet"
         return (
-            f"{prefix}🔴 **Regression**{at}: {'; '.join(parts)}{tail}; {level}"
-            f"{margin_text}.{link}"
+            f"{prefix}{mark} **No baseline run stored yet**{at}: {why}; no model was "
+            f"checked for a regression.{link}"
         )
-    n = len(gate.comparisons)
-    undetermined = [c for c in gate.comparisons if c.status == "undetermined"]
-    if undetermined:
-        k = len(undetermined)
-        first = undetermined[0]
-        why = md_text(first.note) if first.note else "no spread can be estimated"
-        return (
-            f"{prefix}❔ **Cannot tell**{at}: {k} of {n} comparison{'s' * (n != 1)} "
-            f"against **{base}** cannot be determined from these data "
-            f"(**{_short_id(first.candidate)}**, {scope_text(first.scope)}: {why})."
-            f"{link}"
-        )
-    if n == 0:
+    c = headline(report)
+    if c is None:
+        base = _short_id(gate.baseline or "")
         return (
             f"{prefix}🟢 **No regression**{at}: no candidate was compared against "
             f"**{base}**.{link}"
         )
+    same = [x for x in gate.comparisons if x.status == c.status and x is not c]
+    diff = f"{signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}"
+    if c.status == "regressed":
+        more = f" (and {len(same)} more)" if same else ""
+        return (
+            f"{prefix}{mark} **Regression**{at}: {_pair(c)}: {diff}, wholly below "
+            f"{below_text(c.margin)}{more}; {detects_text(c.min_detectable_regression)}."
+            f"{link}"
+        )
+    if c.status == "undetermined":
+        why = md_with_code(truncate(c.note, 300)) if c.note else "the data cannot tell"
+        return (
+            f"{prefix}{mark} **Cannot tell**{at}: {_pair(c)}: {signed(c.diff_mean)}; "
+            f"{why}. Not a pass.{link}"
+        )
+    n = len(gate.comparisons)
+    lowest = f" (the lowest of {n})" if n > 1 else ""
     return (
-        f"{prefix}🟢 **No regression**{at}: no candidate is reliably worse than "
-        f"**{base}** ({n} comparison{'s' * (n != 1)}{margin_text}).{link}"
+        f"{prefix}{mark} **No regression**{at}: {_pair(c)}: {diff}{lowest}; "
+        f"{detects_text(c.min_detectable_regression)}.{link}"
     )
 
 
 def settings_line(report: Report) -> str:
+    """How the numbers were made, for the folded settings."""
     s = report.settings
-    gate = report.gate
     parts = [
         f"{pct(s.confidence)} intervals",
         f"{count(s.resamples)} resamples",
@@ -164,24 +198,4 @@ def settings_line(report: Report) -> str:
         f"method: {md_text(s.method)}",
         f"unit: {md_text(s.unit)}",
     ]
-    line = "**Settings**: " + " · ".join(parts) + "."
-    if gate.status == "no_baseline_run":
-        return line + " No gate: no baseline run could be read."
-    if gate.baseline is None:
-        return line + " No gate: set a baseline to check for regressions."
-    adj = "Bonferroni-adjusted" if gate.adjustment == "bonferroni" else "unadjusted"
-    plural = "s" * (gate.family_size != 1)
-    line += f" Gate: {count(gate.family_size)} comparison{plural}, {adj}."
-    mdrs = [
-        c.min_detectable_regression
-        for c in gate.comparisons
-        if c.scope == "overall"
-        and c.min_detectable_regression is not None
-        and math.isfinite(c.min_detectable_regression)
-    ]
-    if mdrs:
-        line += (
-            f" This suite detects drops of {num(max(mdrs))} or more with 80% power; "
-            "smaller drops can pass unnoticed."
-        )
-    return line
+    return " · ".join(parts)

@@ -10,22 +10,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leaderboard.render.escape import code_fence, md_text, safe_url, truncate
+from leaderboard.render.escape import (
+    code_fence,
+    html_text,
+    md_text,
+    safe_url,
+    truncate,
+)
+from leaderboard.render.gateview import (
+    GateRowView,
+    WhereView,
+    gate_line,
+    gate_plot,
+    gate_rows,
+    where_views,
+)
 from leaderboard.render.numbers import count, pct
 from leaderboard.render.plot import PlotRow, forest_plot
 from leaderboard.render.verdict import (
     ID_LIMIT,
+    STATUS_MARK,
     esc_id,
     scope_text,
     settings_line,
     short_sha,
     verdict,
 )
-from leaderboard.report import GateComparison, LeaderboardRow, Report
+from leaderboard.report import GateComparison, LeaderboardRow, PairwiseDiff, Report
 
 __all__ = ["ID_LIMIT", "Options", "View", "build_view", "esc_id", "short_sha"]
 
 PLOT_FOLD = 25  # fold the plot in <details> above this many models
+DIFF_PLOT_MAX = 20  # the gate's difference plot for at most this many comparisons
 
 
 # --- the view ------------------------------------------------------------------------
@@ -63,6 +79,7 @@ class RowView:
     categories: list[float | None]
     baseline: bool
     regressed: bool
+    rank_text: str = ""  # the one rank column: "3", or "1\N{EN DASH}2" when unsure
 
 
 @dataclass(frozen=True)
@@ -88,6 +105,7 @@ class ComparisonView:
     regressed: bool
     status: str  # "regressed", "no_regression" or "undetermined" ("cannot tell")
     note: str | None  # escaped markdown: why undetermined, what would determine it
+    mark: str = "🟢"  # 🔴, 🟢 or 🟡
 
 
 @dataclass(frozen=True)
@@ -101,10 +119,14 @@ class View:
     baseline and regressed candidates below a cut), ``plot`` (a fenced code block or
     None), ``ties`` (`TieView`), ``comparisons`` (`ComparisonView`: ``candidate``,
     ``scope``, ``diff``, ``lo``, ``hi``, ``confidence``, ``margin``, ``mdr`` (None:
-    not estimable), ``regressed``, ``status``, ``note``), ``warnings``,
+    not estimable), ``regressed``, ``status``, ``note``, ``mark``), ``warnings``,
     ``settings_line``, ``data_line``, ``omitted`` (what was left out to fit the size
-    limit) with ``full_report`` (where to find it), and
-    ``footer``. Numbers are floats: format them with the filters ``num``, ``signed``,
+    limit) with ``full_report`` (where to find it), and ``footer``. The gate as the
+    built-in template shows it: ``gate_status`` (`Gate.status`), ``gate_line``,
+    ``gate_rows`` (`GateRowView`), ``gate_plot`` (the difference plot), ``where``
+    (`WhereView`, per-category moves and pass/fail flips; its ``summary`` is
+    HTML-escaped for ``<summary>``, as is ``gate_baseline_html``) and ``docs_url``.
+    Numbers are floats: format them with the filters ``num``, ``signed``,
     ``pct``, ``ci`` (``{{ row.lo | ci(row.hi) }}``) and ``count``.
     """
 
@@ -147,6 +169,14 @@ class View:
     footer: str
     data_line: str
     shown: dict[str, bool] = field(default_factory=dict)
+    gate_status: str = "off"  # Gate.status
+    gate_line: str = ""
+    gate_rows: list[GateRowView] = field(default_factory=list)
+    gate_plot: str | None = None
+    gate_baseline_html: str | None = None  # for <summary>: HTML-escaped
+    where: list[WhereView] = field(default_factory=list)
+    show_tasks: bool = False  # some model is incomplete: the Tasks column says which
+    docs_url: str | None = None
 
 
 def _row(
@@ -155,7 +185,7 @@ def _row(
     is_base = r.model_id == base
     marks = " (baseline)" if is_base else ""
     if r.model_id in regressed:
-        marks += " 🔴 regressed"
+        marks += " 🔴"
     tasks = f"{r.tasks_completed}/{r.tasks_total}" + ("" if r.complete else " ⚠️")
     missing = ", ".join(esc_id(t) for t in r.missing_tasks[:5])
     if len(r.missing_tasks) > 5:
@@ -166,6 +196,7 @@ def _row(
         str(r.rank_lo) if r.rank_lo == r.rank_hi else f"{r.rank_lo}\N{EN DASH}{r.rank_hi}"
     )
     return RowView(
+        rank_text=rank_range,
         rank=r.rank,
         model=esc_id(r.model_id),
         mean=r.mean_score,
@@ -197,15 +228,32 @@ def _comparison(c: GateComparison) -> ComparisonView:
         regressed=c.regressed,
         status=c.status,
         note=md_text(c.note) if c.note else None,
+        mark=STATUS_MARK.get(c.status, "⚪"),
     )
+
+
+def _tie(p: PairwiseDiff, baseline: str | None) -> TieView:
+    """A pair that cannot be told apart; with the baseline in it, as other - baseline
+    (the gate's sign), else best-ranked first."""
+    if p.model_a == baseline:
+        return TieView(
+            esc_id(p.model_b), esc_id(p.model_a), -p.diff_mean, -p.ci_hi, -p.ci_lo
+        )
+    return TieView(esc_id(p.model_a), esc_id(p.model_b), p.diff_mean, p.ci_lo, p.ci_hi)
 
 
 def _plot(report: Report, rows: list[LeaderboardRow]) -> str:
     base = report.gate.baseline
     base_mean = next((r.mean_score for r in report.leaderboard if r.model_id == base), None)
+    regressed = {c.candidate for c in report.gate.comparisons if c.regressed}
     plot_rows = [
         PlotRow(
-            r.model_id, r.mean_score, r.mean_ci_lo, r.mean_ci_hi, r.rank, r.model_id == base
+            r.model_id + (" (regressed)" if r.model_id in regressed else ""),
+            r.mean_score,
+            r.mean_ci_lo,
+            r.mean_ci_hi,
+            r.rank,
+            r.model_id == base,
         )
         for r in rows
     ]
@@ -234,6 +282,7 @@ def build_view(
     summary_url: str | None = None,
     header: str = "leaderboard",
     options: Options | None = None,
+    docs_url: str | None = None,
 ) -> View:
     """Build the escaped view of `report` that templates render.
 
@@ -241,7 +290,7 @@ def build_view(
     ----------
     report : Report
         The report; its ids are untrusted.
-    head_sha, run_url, summary_url, header
+    head_sha, run_url, summary_url, header, docs_url
         What `leaderboard.render.comment.CommentContext` holds.
     options : Options, optional
         Which parts to show (all by default).
@@ -339,10 +388,7 @@ def build_view(
         fold_plot=len(shown_rows) + len(extra) > PLOT_FOLD,
         pairs_total=len(report.pairwise),
         ties_total=len(ties_all),
-        ties=[
-            TieView(esc_id(p.model_a), esc_id(p.model_b), p.diff_mean, p.ci_lo, p.ci_hi)
-            for p in ties
-        ],
+        ties=[_tie(p, gate.baseline) for p in ties],
         categories=[esc_id(c) for c in cats] if opt.categories and len(cats) > 1 else [],
         gate_baseline=esc_id(gate.baseline) if gate.baseline is not None else None,
         gate_regressed=gate.regressed,
@@ -362,4 +408,16 @@ def build_view(
         footer=md_text(report.generator),
         data_line=data_line,
         shown={"pairwise": opt.pairwise, "categories": opt.categories, "plot": opt.plot},
+        gate_status=gate.status,
+        gate_line=gate_line(gate, report.settings.confidence) if gate.comparisons else "",
+        gate_rows=gate_rows(comps),
+        gate_plot=gate_plot(comps, report.settings.margin)
+        if opt.plot and len(comps) <= DIFF_PLOT_MAX
+        else None,
+        gate_baseline_html=html_text(truncate(gate.baseline, 80))
+        if gate.baseline is not None
+        else None,
+        where=where_views(comps, report.settings.confidence) if opt.categories else [],
+        show_tasks=any(not r.complete for r in row_views + extra_views),
+        docs_url=safe_url(docs_url),
     )

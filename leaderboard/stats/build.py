@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from leaderboard._version import __version__
-from leaderboard.errors import UsageError
+from leaderboard.errors import UsageError, did_you_mean
 from leaderboard.inputs import EvalRun
 from leaderboard.report import (
     BaselineRun,
@@ -86,12 +86,17 @@ def _check_models(
     models: list[str], baseline: str | None, candidates: Sequence[str] | None
 ) -> list[str]:
     available = ", ".join(models)
+
+    def unknown(what: str, name: str) -> UsageError:
+        hint = did_you_mean(name, models)
+        return UsageError(f"{what} {name!r} is not in the data{hint}; models: {available}")
+
     if baseline is None:
         if candidates:
             raise UsageError("`candidates` need a `baseline` to be compared with")
         return []
     if baseline not in models:
-        raise UsageError(f"`baseline` {baseline!r} is not in the data; models: {available}")
+        raise unknown("`baseline`", baseline)
     if candidates is None or len(candidates) == 0:
         return [m for m in models if m != baseline]
     if isinstance(candidates, str):
@@ -99,7 +104,7 @@ def _check_models(
     out: list[str] = []
     for c in candidates:
         if c not in models:
-            raise UsageError(f"candidate {c!r} is not in the data; models: {available}")
+            raise unknown("candidate", c)
         if c == baseline:
             raise UsageError(f"candidate {c!r} is the baseline; drop it from `candidates`")
         if c not in out:

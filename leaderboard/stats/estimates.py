@@ -14,7 +14,7 @@ import numpy as np
 from leaderboard.stats.bootstrap import Replicates, stratified_replicates
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 
-EstimateKey = tuple[int, int | None, str | None]
+EstimateKey = tuple[int, int | None, str | None, int | None]
 
 
 class EstimatePlan:
@@ -29,7 +29,7 @@ class EstimatePlan:
         self._out_col: list[int] = []
         self._out_weight: list[FloatArray] = []
         self._by_key: dict[EstimateKey, int] = {}
-        self._by_weights: dict[tuple[int, str | None], int] = {}
+        self._by_weights: dict[tuple[int, str | None, int | None], int] = {}
         self._complete: BoolArray = np.asarray(design.present.all(axis=0))
         self.result: Replicates | None = None
         d = design
@@ -66,15 +66,24 @@ class EstimatePlan:
         return self._col_index[key]
 
     def add(
-        self, model: int, partner: int | None = None, category: str | None = None
+        self,
+        model: int,
+        partner: int | None = None,
+        category: str | None = None,
+        task: int | None = None,
     ) -> int:
-        """Register an estimate; returns its index into the result's columns."""
-        key = (model, partner, category)
+        """Register an estimate; returns its index into the result's columns.
+
+        ``task`` (item-level data only) restricts the estimate to one task's stratum.
+        """
+        key = (model, partner, category, task)
         if key in self._by_key:
             return self._by_key[key]
         d = self.design
+        if task is not None and not d.item_level:
+            raise ValueError("a per-task estimate needs item-level data")
         col = self._column(model, partner, category)
-        wkey = (col, category if d.item_level else None)
+        wkey = (col, category if d.item_level else None, task)
         if wkey in self._by_weights:
             self._by_key[key] = self._by_weights[wkey]
             return self._by_key[key]
@@ -85,6 +94,8 @@ class EstimatePlan:
         w = np.where(stratum_den > 0, d.stratum_weight, 0.0)
         if d.item_level and category is not None:
             w = np.where(np.array(d.task_category) == category, w, 0.0)
+        if task is not None:
+            w = np.where(np.arange(w.shape[0]) == task, w, 0.0)
         total = w.sum()
         w = w / total if total > 0 else w
         okey = (col, w.tobytes())

@@ -12,6 +12,11 @@ with a single unit and none to pool with, a category holding a single task) carr
 estimate of its variance: it is *undetermined*, its interval the whole range [-1, 1];
 it neither regresses nor passes, and its note says what would make it determinable.
 
+An overall comparison also carries its ``breakdown`` (`leaderboard.stats.where`): the
+paired difference within each category (when there are several) and, for item-level
+data, within each task, at the report's own confidence (unadjusted, for locating a
+change, not for testing it); with pass/fail items, the items that flipped.
+
 Each other comparison states the smallest true drop the suite detects with 80% power
 (after Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640, eq. 10), with
 Student's t at the comparison's degrees of freedom, solved under the alternative::
@@ -37,6 +42,7 @@ from leaderboard.stats.bootstrap import Replicates, percentile_intervals, replic
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.quantiles import t_ppf
+from leaderboard.stats.where import Planned, breakdowns, item_flips, plan_breakdown
 
 POWER = 0.80
 ITEM_RECORDS = (
@@ -52,6 +58,7 @@ class PlannedComparison:
     category: str | None
     k_candidate: int
     k_baseline: int
+    breakdown: Planned = ()  # where it moved: (scope, k_cand, k_base)
 
 
 def plan_gate(
@@ -80,10 +87,13 @@ def plan_gate(
         if categories and len(d.categories) > 1:
             shared = d.present[:, c] & d.present[:, base]
             scopes += [cat for cat in d.categories if (shared & (item_cat == cat)).any()]
+        where = plan_breakdown(plan, d, c, base)
         for cat in scopes:
             kc = plan.add(c, partner=base, category=cat)
             kb = plan.add(base, partner=c, category=cat)
-            out.append(PlannedComparison(c, base, cat, kc, kb))
+            out.append(
+                PlannedComparison(c, base, cat, kc, kb, where if cat is None else ())
+            )
     return out
 
 
@@ -207,6 +217,14 @@ def read_gate(
         diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0), overwrite=True
     )
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    where = breakdowns(
+        [p.breakdown for p in planned],
+        plan=plan,
+        est=est,
+        reps=reps,
+        rep=rep,
+        confidence=confidence,
+    )
     comparisons = []
     for j, p in enumerate(planned):
         shared = d.present[:, p.candidate] & d.present[:, p.baseline]
@@ -239,6 +257,9 @@ def read_gate(
                     f"spread a drop would add cannot be estimated; {ITEM_RECORDS} or "
                     "more of them would tell"
                 )
+        in_scope = np.ones(d.present.shape[0], dtype=bool)
+        if p.category is not None:
+            in_scope = item_cat == p.category
         comparisons.append(
             GateComparison(
                 candidate=d.models[p.candidate],
@@ -255,6 +276,8 @@ def read_gate(
                 shared_units=plan.units(p.k_candidate),
                 status=status,
                 note=note,
+                flips=item_flips(d, p.candidate, p.baseline, in_scope),
+                breakdown=where[j],
             )
         )
     any_regressed = any(c.regressed for c in comparisons)

@@ -289,3 +289,28 @@ def test_split_list() -> None:
 @pytest.mark.parametrize("login", ["my-app[bot]", "octocat", "github-actions[bot]"])
 def test_bot_login__accepts_user_and_app_logins(login: str) -> None:
     assert Settings.from_env(env(bot_login=login)).bot_login == login
+
+
+def test_docs_url__the_statistics_guide_of_the_running_version() -> None:
+    s = Settings.from_env(
+        env()
+        | {
+            "GITHUB_ACTION_REPOSITORY": "octo/leaderboard-action",
+            "GITHUB_ACTION_REF": "v1",
+            "GITHUB_SERVER_URL": "https://ghe.example",
+        }
+    )
+    assert s.docs_url == (
+        "https://ghe.example/octo/leaderboard-action/blob/v1/docs/statistics.md"
+    )
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"GITHUB_ACTION_REPOSITORY": "octo/x"}, {"GITHUB_ACTION_REF": "v1"},
+     {"GITHUB_ACTION_REPOSITORY": "no-slash", "GITHUB_ACTION_REF": "v1"}],
+)  # fmt: skip
+def test_docs_url__none_without_the_action_repository_and_ref(
+    extra: dict[str, str],
+) -> None:
+    assert Settings.from_env(env() | extra).docs_url is None

@@ -199,3 +199,19 @@ def test_cli__metric_and_task_weights_reach_the_framework_readers(
         assert equal[model] == pytest.approx((mc + mc2) / 2)
         assert items[model] == pytest.approx((6 * mc + 4 * mc2) / 10)
     capsys.readouterr()
+
+
+def test_report__unknown_baseline_suggests_the_closest_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "r.jsonl"
+    data.write_text(
+        "".join(
+            json.dumps({"model_id": m, "task_id": f"t{t}", "score": 0.5}) + "\n"
+            for m in ("main", "feature")
+            for t in range(3)
+        )
+    )
+    assert main(["report", str(data), "--baseline", "mian"]) == 2
+    err = capsys.readouterr().err
+    assert "'mian' is not in the data (did you mean 'main'?)" in err

@@ -23,7 +23,7 @@ from leaderboard.render.comment import (
 )
 from leaderboard.render.escape import log_text
 from leaderboard.report import Report
-from tests.render.render_html import Parsed, mentions, parse
+from tests.render.render_html import Parsed, gfm, mentions, parse
 from tests.render.render_samples import golden_report
 
 HOSTILE_IDS = [
@@ -113,7 +113,8 @@ CONTEXT = CommentContext(
 
 BENIGN_COMMENT = render_comment(with_id(BENIGN), CONTEXT)
 BENIGN_SUMMARY = render_summary(with_id(BENIGN), CONTEXT)
-BENIGN_FAILURE = render_failure("benign message", CONTEXT)
+FAILURE_MESSAGE = "results.jsonl, line 3, field `model_id`: bad value {} (fix it)"
+BENIGN_FAILURE = render_failure(FAILURE_MESSAGE.format(BENIGN), CONTEXT)
 
 
 def shape(parsed: Parsed) -> list[list[int]]:
@@ -151,9 +152,14 @@ def test_hostile_id__own_cell_in_the_leaderboard(hostile: str) -> None:
     parsed = parse(render_comment(with_id(hostile), CONTEXT))
     leaderboard = parsed.tables[0]
     assert leaderboard[0][:2] == ["Rank", "Model"]
-    assert [row[0] for row in leaderboard[1:]] == ["1", "2", "3", "4"]
+    assert [row[0] for row in leaderboard[1:]] == [
+        "1\N{EN DASH}2",
+        "1\N{EN DASH}2",
+        "3",
+        "4",
+    ]
     cell = leaderboard[3][1]
-    assert cell.endswith(" 🔴 regressed")
+    assert cell.endswith(" 🔴")
     # The id itself, visibly: its ordinary characters are all there, in order.
     plain = [c for c in hostile[:200] if c.isalnum()]
     it = iter(cell)
@@ -162,8 +168,16 @@ def test_hostile_id__own_cell_in_the_leaderboard(hostile: str) -> None:
 
 @pytest.mark.parametrize("hostile", HOSTILE_IDS)
 def test_hostile_id__failure_comment(hostile: str) -> None:
-    message = f"results.jsonl, line 3, field `model_id`: bad value {hostile!s} (fix it)"
-    assert_same_structure(render_failure(message, CONTEXT), BENIGN_FAILURE)
+    """Same structure; a backtick in the id may only move where a code span lies
+    (code spans are inert: no HTML, link or mention inside)."""
+    message = FAILURE_MESSAGE.format(hostile)
+    failure = render_failure(message, CONTEXT)
+    if "`" in hostile:
+        failure, benign = (md.replace("`", "") for md in (failure, BENIGN_FAILURE))
+        assert_same_structure(failure, benign)
+    else:
+        assert_same_structure(failure, BENIGN_FAILURE)
+        assert "<code>model_id</code>" in gfm(failure)
 
 
 @pytest.mark.parametrize("hostile", HOSTILE_IDS)

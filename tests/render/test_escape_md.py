@@ -13,8 +13,10 @@ from leaderboard.render.escape import (
     WORD_JOINER,
     code_fence,
     code_text,
+    html_text,
     log_text,
     md_text,
+    md_with_code,
     safe_url,
     truncate,
 )
@@ -164,3 +166,23 @@ def test_safe_url__link_stays_one_link() -> None:
 def test_truncate() -> None:
     assert truncate("abcdef", 4) == "abc…"
     assert truncate("abc", 4) == "abc"
+
+
+def test_html_text__escapes_for_summary_without_backslashes() -> None:
+    assert html_text('Llama_3 <b>&"x"') == "Llama_3 &lt;b&gt;&amp;&quot;x&quot;"
+    assert html_text("@octocat #1") == f"@{WORD_JOINER}octocat #{WORD_JOINER}1"
+    assert html_text("a\u202eb") == "a\ufffdb"
+
+
+@pytest.mark.parametrize(
+    ("raw", "markdown"),
+    [
+        ("field `score`: 1.5", "field `score`: 1.5"),
+        ("no code *here*", "no code \\*here\\*"),
+        ("`a|b` and `@x`", "`a|b` and `@x`"),
+        ("odd ` backtick", "odd \\` backtick"),
+        ("` spaced `", "`  spaced  `"),
+    ],
+)
+def test_md_with_code__quoted_parts_become_code_spans(raw: str, markdown: str) -> None:
+    assert md_with_code(raw) == markdown

@@ -20,7 +20,8 @@ from leaderboard.render.comment import (
 )
 from leaderboard.render.numbers import ci, count, num, pct, signed
 from leaderboard.report import Gate, Report
-from tests.render.render_html import parse
+from tests.render.canonical import regressed_report
+from tests.render.render_html import gfm, parse
 from tests.render.render_samples import big_report, golden_report, row
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -49,8 +50,8 @@ def test_num_signed_ci_count() -> None:
     assert num(float("inf")) == "n/a"
     assert signed(0.0123) == "+0.012"
     assert signed(-0.0347) == "-0.035"
-    assert ci(0.69, 0.734) == "[0.690, 0.734]"
-    assert ci(0.1, None) == "[0.100, n/a]"
+    assert ci(0.69, 0.734) == "[0.690,\u00a00.734]"  # a no-break space: never wraps
+    assert ci(0.1, None) == "[0.100,\u00a0n/a]"
     assert count(10000) == "10,000"
 
 
@@ -59,32 +60,66 @@ def test_filters_are_registered_in_both_environments() -> None:
         out = env.from_string(
             "{{ 0.95 | pct }} {{ 0.1 | ci(0.2) }} {{ 'a|b' | md_escape }}"
         )
-        assert out.render() == "95% [0.100, 0.200] a\\|b"
+        assert out.render() == "95% [0.100,\u00a00.200] a\\|b"
 
 
 # --- the verdict -----------------------------------------------------------------------
 
 
-def test_verdict__regression_names_candidate_scope_interval_sha_and_run() -> None:
+def test_verdict__regression_names_candidate_baseline_interval_and_detectable_drop() -> (
+    None
+):
     line = first_line(render_comment(golden_report(), CTX))
-    assert line.startswith("🔴 **Regression** for `0123456`: **cand-b** is below **base**")
-    assert "overall: -0.047 [-0.071, -0.022]" in line
-    assert "97.5% family-wise" in line
-    assert "margin 0.010" in line
+    assert line.startswith(
+        "🔴 **Regression** for `0123456`: **cand-b** vs **base**: "
+        "-0.047 [-0.071,\u00a0-0.022], wholly below -0.010;"
+    )
+    assert "this suite detects drops of 0.033 or more" in line
     assert f"[workflow run]({RUN})" in line
     assert "cand-a" not in line
 
 
-def test_verdict__no_regression() -> None:
+def test_verdict__no_regression_names_the_closest_candidate() -> None:
     data = golden_report().model_dump()
-    for comp in data["gate"]["comparisons"]:
-        comp["regressed"] = False
+    data["gate"]["comparisons"][1].update(ci_lo=-0.030, ci_hi=0.002, regressed=False)
     data["gate"]["regressed"] = False
     data["settings"]["margin"] = 0.0
     line = first_line(render_comment(Report.model_validate(data), CTX))
-    assert line.startswith("🟢 **No regression** for `0123456`:")
-    assert "**base** (2 comparisons)" in line
-    assert "margin" not in line
+    assert line.startswith(
+        "🟢 **No regression** for `0123456`: **cand-b** vs **base**: "
+        "-0.047 [-0.030,\u00a00.002] (the lowest of 2);"
+    )
+    assert "detects drops of 0.033 or more" in line
+
+
+def test_verdict__cannot_tell_is_never_a_pass() -> None:
+    data = golden_report().model_dump()
+    data["gate"]["comparisons"] = data["gate"]["comparisons"][:1]
+    data["gate"]["comparisons"][0].update(
+        status="undetermined", note="one shared task", min_detectable_regression=None
+    )
+    data["gate"].update(regressed=False, status="undetermined")
+    report = Report.model_validate(data)
+    comment = render_comment(report, CTX)
+    assert first_line(comment).startswith(
+        "🟡 **Cannot tell** for `0123456`: **cand-a** vs **base**: +0.011; "
+        "one shared task. Not a pass."
+    )
+    gate = next(t for t in parse(comment).tables if t[0][0] == "Candidate")
+    assert gate[1] == ["🟡 cand-a", "+0.011 (cannot tell)", "n/a"]
+
+
+def test_verdict__no_baseline_run_stored_yet() -> None:
+    gate = Gate(
+        baseline=None,
+        regressed=False,
+        status="no_baseline_run",
+        note="nothing stored on `history` for main",
+    )
+    line = first_line(render_comment(golden_report().model_copy(update={"gate": gate})))
+    assert line.startswith(
+        "⚪ **No baseline run stored yet**: nothing stored on `history` for main;"
+    )
 
 
 def test_verdict__no_gate_without_baseline() -> None:
@@ -96,8 +131,7 @@ def test_verdict__no_gate_without_baseline() -> None:
         "⚪ **No gate** for `0123456`: no baseline was set"
     )
     assert "workflow run" not in comment
-    assert "No gate: set a baseline" in comment
-    assert "Gate:" not in comment
+    assert "**Gate**" not in comment
 
 
 def test_verdict__header_named_when_not_default() -> None:
@@ -119,50 +153,92 @@ def test_verdict__agrees_with_report_regressed() -> None:
 def test_comment__sections_in_order_as_github_renders_them() -> None:
     comment = render_comment(golden_report(), CTX)
     parsed = parse(comment)
-    leaderboard, ties, categories, gate = parsed.tables
-    assert leaderboard[0] == ["Rank", "Model", "Mean", "95% interval", "Win rate", "Tasks",
-                              "Rank range"]  # fmt: skip
-    assert [r[1] for r in leaderboard[1:]] == [
-        "cand-a", "base (baseline)", "cand-b 🔴 regressed", "tiny-model"
-    ]  # fmt: skip
-    assert leaderboard[1][2:] == [
-        "0.742",
-        "[0.722, 0.762]",
-        "100%",
-        "40/40",
-        "1\N{EN DASH}2",
+    gate, leaderboard, ties, categories = parsed.tables
+    assert gate[0] == ["Candidate", "Candidate \N{MINUS SIGN} baseline", "Detects drops of"]
+    assert gate[1:] == [
+        ["🔴 cand-b", "-0.047 [-0.071,\u00a0-0.022]", "0.033"],
+        ["🟢 cand-a", "+0.011 [-0.012,\u00a00.034]", "0.031"],
     ]
-    assert leaderboard[4][5] == "38/40 ⚠️"
-    assert ties[1:] == [["cand-a", "base", "+0.011", "[-0.010, 0.032]"]]
+    assert leaderboard[0] == ["Rank", "Model", "Mean, 95% interval", "Tasks"]
+    assert [r[1] for r in leaderboard[1:]] == [
+        "cand-a", "base (baseline)", "cand-b 🔴", "tiny-model"
+    ]  # fmt: skip
+    assert leaderboard[1][0] == "1\N{EN DASH}2"
+    assert leaderboard[1][2] == "0.742 [0.722,\u00a00.762]"
+    assert leaderboard[4][3] == "38/40 ⚠️"
+    # The tie with the baseline reads candidate - baseline, like the gate.
+    assert ties[1:] == [["cand-a", "base", "+0.011 [-0.010,\u00a00.032]"]]
     assert categories[0] == ["Rank", "Model", "code", "math"]
-    assert gate[2][-1] == "🔴 regressed"
-    assert gate[2][4] == "97.5%"
-    assert parsed.tags.count("details") + parsed.tags.count("details open=None") == 3
-    sections = ("Regression", "| Rank |", "```text", "Cannot be told", "Mean per category",
-                "Gate:", "**Settings**", "leaderboard-action 0.1.0")  # fmt: skip
+    assert "li" in parsed.tags  # the warning is a list item
+    sections = ("Regression", "**Gate**", "```text", "**Leaderboard**", "Means on one axis",
+                "Cannot be told", "Mean per category", "<summary>Settings",
+                "leaderboard-action 0.1.0")  # fmt: skip
     order = [comment.index(s) for s in sections]
     assert order == sorted(order)
 
 
-def test_comment__settings_line_names_everything() -> None:
-    line = next(
-        s for s in render_comment(golden_report()).splitlines() if "**Settings**" in s
-    )
-    for part in ("95% intervals", "10,000 resamples", "seed 0", "margin 0.010",
-                 "percentile bootstrap", "unit: task", "2 comparisons, Bonferroni",
-                 "detects drops of 0.033 or more with 80% power"):  # fmt: skip
-        assert part in line
-
-
-def test_comment__plot_is_a_code_block_with_every_model() -> None:
-    parsed = parse(render_comment(golden_report()))
-    assert "pre" in parsed.tags
+def test_comment__gate_line_says_how_sure_and_the_margin() -> None:
     comment = render_comment(golden_report())
-    block = comment[
-        comment.index("```text") : comment.index("```\n", comment.index("```text") + 3)
-    ]
-    assert all(m in block for m in ("cand-a", "base (baseline)", "cand-b", "tiny-model"))
+    assert (
+        "**Gate**: candidate \N{MINUS SIGN} **base**, 97.5% intervals each, so both hold "
+        "together at 95% (Bonferroni); a drop counts beyond the margin of 0.010." in comment
+    )
+
+
+def test_comment__settings_folded_and_name_everything() -> None:
+    comment = render_comment(golden_report())
+    folded = comment[comment.index("<summary>Settings") :]
+    folded = folded[: folded.index("</details>")]
+    for part in ("4 models", "95% intervals", "10,000 resamples", "seed 0",
+                 "margin 0.010", "percentile bootstrap", "unit: task"):  # fmt: skip
+        assert part in folded
+
+
+def test_comment__difference_plot_marks_zero_and_margin() -> None:
+    comment = render_comment(golden_report())
+    start = comment.index("```text")
+    block = comment[start : comment.index("```\n", start + 3)]
+    assert "cand-a" in block
+    assert "cand-b" in block
+    assert "┊ 0  ╎ \N{MINUS SIGN}margin" in block
+    assert "base" not in block  # differences, not the baseline's own interval
+    assert all(len(line) <= 39 for line in block.splitlines()[1:])
+
+
+def test_comment__forest_plot_folded_and_labelled_not_the_test() -> None:
+    comment = render_comment(golden_report())
+    summary = next(line for line in comment.splitlines() if "Means on one axis" in line)
+    assert "not the gate's test" in summary
+    start = comment.index("```text", comment.index("Means on one axis"))
+    block = comment[start : comment.index("```\n", start + 3)]
+    for m in ("cand-a", "base (baseline)", "cand-b (regressed)", "tiny-model"):
+        assert m in block
     assert "◆" in block
+
+
+def test_comment__where_shows_categories_and_flips() -> None:
+    comment = render_comment(regressed_report())
+    assert (
+        "<details open><summary>Where cand-b moved (per category, 95% intervals per pair, "
+        "unadjusted)</summary>" in comment
+    )
+    where = next(t for t in parse(comment).tables if t[0][0] == "Where")
+    assert where[1:] == [
+        ["category code", "-0.080 [-0.112,\u00a0-0.047]"],
+        ["category math", "-0.014 [-0.041,\u00a00.012]"],
+    ]
+    assert "31 items went pass → fail, 12 fail → pass (of 400 scored for both)" in comment
+
+
+def test_comment__summary_text_is_html_escaped() -> None:
+    report = regressed_report()
+    data = report.model_dump()
+    for c in data["gate"]["comparisons"]:
+        c["candidate"] = c["candidate"].replace("cand-b", "Llama_3 <b>&")
+    comment = render_comment(Report.model_validate(data))
+    assert "<summary>Where Llama_3 &lt;b&gt;&amp; moved" in comment
+    text = "".join(parse(comment).text)
+    assert "Where Llama_3 <b>& moved" in text  # no backslash shows
 
 
 def test_comment__incomplete_model_named_with_missing_tasks() -> None:
@@ -211,7 +287,7 @@ def test_comment__300_models_with_200_char_ids_fit_and_say_what_was_left_out(
     assert "leaderboard rows (the best" in comment
     assert f"[the job summary]({RUN}#summary)" in comment
     assert "JSON report" in comment
-    rows = parse(comment).tables[0][1:]
+    rows = next(t for t in parse(comment).tables if t[0][0] == "Rank")[1:]
     shown = [r for r in rows if r[0] != "…"]
     assert 50 < len(shown) < 300
     # The baseline and the regressed candidates stay visible even below the cut.
@@ -219,7 +295,8 @@ def test_comment__300_models_with_200_char_ids_fit_and_say_what_was_left_out(
     regressed = {c.candidate for c in huge.gate.comparisons if c.regressed}
     ranks = {r.model_id: r.rank for r in huge.leaderboard}
     assert max(ranks[m] for m in regressed) > len(shown) - len(regressed)  # some were cut
-    assert {r[0] for r in shown} >= {str(ranks[m]) for m in regressed}
+    rank_text = {r.model_id: f"{r.rank_lo}\N{EN DASH}{r.rank_hi}" for r in huge.leaderboard}
+    assert {r[0] for r in shown} >= {rank_text[m] for m in regressed}
 
 
 @pytest.mark.parametrize("limit", [65_536, 30_000, 10_000, 3_000])
@@ -237,7 +314,8 @@ def test_comment__small_report_is_not_cut() -> None:
 def test_summary__under_one_mib_and_fuller_than_the_comment(huge: Report) -> None:
     summary = render_summary(huge, CTX)
     assert len(summary.encode()) <= 1_000_000
-    assert len(parse(summary).tables[0]) == 301  # every model
+    leaderboard = next(t for t in parse(summary).tables if t[0][0] == "Rank")
+    assert len(leaderboard) == 301  # every model
     assert "the JSON report" in summary
     # 44,850 pairs do not fit: the tie table is cut to its first 50 rows, and says so.
     assert "Cannot be told apart: 3,234 of 44,850 pairs" in summary
@@ -260,9 +338,8 @@ def test_failure__says_this_commit_could_not_be_computed_and_why() -> None:
     head = "⛔ **The leaderboard for `0123456` could not be computed.**"
     assert first_line(text) == f"{head} ([workflow run]({RUN}))"
     parsed = parse(text)
-    assert "results.jsonl, line 3, field `score`: 1.5 is outside [0, 1]" in "".join(
-        parsed.text
-    )
+    assert "results.jsonl, line 3, field : 1.5 is outside [0, 1]" in "".join(parsed.text)
+    assert "field <code>score</code>: 1.5" in gfm(text)  # the quoted field is code
     assert "blockquote" in parsed.tags
     assert "Numbers from earlier runs are not shown" in text
 
@@ -286,7 +363,7 @@ def test_user_template__renders_sandboxed_with_view_and_filters(
     )
     out = render_comment(golden_report(), CTX, template=tmpl)
     assert first_line(out).startswith("🔴 **Regression**")
-    assert "cand-a=0.742 [0.722, 0.762]" in out
+    assert "cand-a=0.742 [0.722,\u00a00.762]" in out
 
 
 def test_user_template__syntax_error_names_template_and_line(
@@ -350,7 +427,7 @@ def test_render_markdown__table_of_rows() -> None:
         "Tasks",
         "Rank range",
     ]
-    assert table[1][:4] == ["1", "a|b", "0.800", "[0.780, 0.820]"]
+    assert table[1][:4] == ["1", "a|b", "0.800", "[0.780,\u00a00.820]"]
     assert table[2][1] == "@\u2060c"
     assert table[2][5] == "3/4 ⚠️"
 
@@ -364,3 +441,31 @@ def test_render_json__array_of_rows() -> None:
     data = json.loads(render_json(rows))
     assert data == [r.model_dump(mode="json") for r in rows]
     assert json.loads(render_json([])) == []
+
+
+def test_failure__paths_relative_to_the_workspace_and_code_that_renders() -> None:
+    ctx = CommentContext(head_sha=SHA, workspace="/home/runner/work/evals/evals/")
+    text = render_failure(
+        "/home/runner/work/evals/evals/results/run.jsonl, line 7, field `score`: 1.5",
+        ctx,
+    )
+    assert "> results/run.jsonl, line 7, field `score`: 1.5" in text
+    assert "/home/runner" not in text
+    assert "<code>score</code>" in gfm(text)
+
+
+def test_comment__gate_line_names_the_baseline_run_and_ungated_models() -> None:
+    data = golden_report().model_dump()
+    data["gate"]["baseline_run"] = {
+        "label": "main 1a2b3c4",
+        "source": "history",
+        "branch": "main",
+        "commit": "1a2b3c4d5e6f7a8b",
+        "commits_behind": 2,
+    }
+    data["gate"]["ungated"] = ["new-model", "@dropped"]
+    comment = render_comment(Report.model_validate(data))
+    assert (
+        "Baseline run: main 1a2b3c4 (from the stored history, commit 1a2b3c4d5e6f, "
+        "2 commits behind). Not gated, in one run only: new-model, @\u2060dropped."
+    ) in comment

@@ -1,0 +1,186 @@
+"""The gate's part of the view: its table rows, the "where" sections and its plot.
+
+A reviewer's questions, in order: did it get worse (the verdict line), by how much and
+how sure (the gate table: `candidate - baseline` with its family-adjusted interval),
+could this suite tell (the smallest drop each comparison detects), and where (per
+category paired differences, unadjusted, and items that flipped pass/fail).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from leaderboard.render.diffplot import DiffRow, difference_plot
+from leaderboard.render.escape import code_fence, html_text, truncate
+from leaderboard.render.numbers import count, num, pct
+from leaderboard.render.verdict import STATUS_MARK, baseline_run_text, esc_id, scope_text
+from leaderboard.report import Flips, Gate, GateComparison
+
+__all__ = [
+    "GateRowView",
+    "WhereRowView",
+    "WhereView",
+    "gate_line",
+    "gate_plot",
+    "gate_rows",
+    "where_views",
+]
+
+WHERE_CANDIDATES = 3  # candidates that get a "where" section
+WHERE_ROWS = 5  # categories shown per candidate
+
+
+@dataclass(frozen=True)
+class GateRowView:
+    """One line of the gate table; ``label`` is the candidate (and scope), escaped."""
+
+    mark: str  # 🔴, 🟢 or 🟡
+    label: str
+    diff: float
+    lo: float
+    hi: float
+    mdr: float | None  # None: cannot be estimated
+    status: str
+
+
+@dataclass(frozen=True)
+class WhereRowView:
+    category: str
+    diff: float
+    lo: float
+    hi: float
+
+
+@dataclass(frozen=True)
+class WhereView:
+    """Where one candidate moved: ``summary`` is HTML-escaped (it sits in <summary>)."""
+
+    summary: str
+    open: bool
+    rows: list[WhereRowView]
+    flips: str | None
+
+
+def _label(c: GateComparison, scoped: bool) -> str:
+    cand = esc_id(c.candidate)
+    return f"{cand} · {scope_text(c.scope)}" if scoped and c.scope != "overall" else cand
+
+
+def _mdr(c: GateComparison) -> float | None:
+    m = c.min_detectable_regression
+    return None if m is None or not m < 1.0 else m
+
+
+def gate_rows(comps: list[GateComparison]) -> list[GateRowView]:
+    """The gate table: regressed first, then cannot tell, then by lower bound."""
+    order = {"regressed": 0, "undetermined": 1, "no_regression": 2}
+    scoped = any(c.scope != "overall" for c in comps)
+    ranked = sorted(comps, key=lambda c: (order.get(c.status, 3), c.ci_lo))
+    return [
+        GateRowView(
+            mark=STATUS_MARK.get(c.status, "⚪"),
+            label=_label(c, scoped),
+            diff=c.diff_mean,
+            lo=c.ci_lo,
+            hi=c.ci_hi,
+            mdr=_mdr(c),
+            status=c.status,
+        )
+        for c in ranked
+    ]
+
+
+def gate_line(gate: Gate, confidence: float) -> str:
+    """The sentence above the gate table: against what, how sure, what margin."""
+    m = gate.family_size
+    base = esc_id(gate.baseline) if gate.baseline is not None else "?"
+    each = gate.comparisons[0].confidence if gate.comparisons else confidence
+    if m > 1 and gate.adjustment == "bonferroni":
+        level = (
+            f"{pct(each)} intervals each, so {'both' if m == 2 else f'all {count(m)}'} "
+            "hold together at "
+            f"{pct(confidence)} (Bonferroni)"
+        )
+    else:
+        level = f"{pct(each)} interval"
+    margin = gate.comparisons[0].margin if gate.comparisons else 0.0
+    tol = f"; a drop counts beyond the margin of {num(margin)}" if margin else ""
+    line = f"**Gate**: candidate \N{MINUS SIGN} **{base}**, {level}{tol}."
+    line += baseline_run_text(gate)
+    if gate.ungated:
+        names = ", ".join(esc_id(m) for m in gate.ungated[:5])
+        more = f" and {count(len(gate.ungated) - 5)} more" if len(gate.ungated) > 5 else ""
+        line += f" Not gated, in one run only: {names}{more}."
+    return line
+
+
+def flips_text(f: Flips | None) -> str | None:
+    """ "12 items went pass → fail, 3 fail → pass (of 400 both answered)"."""
+    if f is None:
+        return None
+    return (
+        f"{count(f.pass_to_fail)} item{'s' * (f.pass_to_fail != 1)} went pass → fail, "
+        f"{count(f.fail_to_pass)} fail → pass (of {count(f.shared_items)} scored for both)"
+    )
+
+
+def where_views(comps: list[GateComparison], confidence: float) -> list[WhereView]:
+    """Per-category moves of the overall comparisons, regressed and lowest first."""
+    overall = [c for c in comps if c.scope == "overall" and (c.breakdown or c.flips)]
+    order = {"regressed": 0, "undetermined": 1, "no_regression": 2}
+    overall.sort(key=lambda c: (order.get(c.status, 3), c.ci_lo))
+    out = []
+    for c in overall[:WHERE_CANDIDATES]:
+        moved = sorted(c.breakdown, key=lambda s: -abs(s.diff_mean))[:WHERE_ROWS]
+        moved.sort(key=lambda s: s.diff_mean)
+        cand = html_text(truncate(c.candidate, 80))
+        kinds = {s.scope.split(":", 1)[0] for s in moved}
+        what = (
+            "per category and task"
+            if len(kinds) > 1
+            else f"per {kinds.pop()}"
+            if kinds
+            else "per item"
+        )
+        out.append(
+            WhereView(
+                summary=(
+                    f"Where {cand} moved ({what}, {pct(confidence)} intervals "
+                    "per pair, unadjusted)"
+                ),
+                open=c.status == "regressed",
+                rows=[
+                    WhereRowView(
+                        scope_text(s.scope),
+                        s.diff_mean,
+                        s.ci_lo,
+                        s.ci_hi,
+                    )
+                    for s in moved
+                ],
+                flips=flips_text(c.flips),
+            )
+        )
+    return out
+
+
+def gate_plot(comps: list[GateComparison], margin: float) -> str | None:
+    """The difference plot of the gate's comparisons, fenced; None without any."""
+    if not any(c.status != "undetermined" for c in comps):
+        return None
+    scoped = any(c.scope != "overall" for c in comps)
+    rows = [
+        DiffRow(
+            label=c.candidate
+            + ("" if not scoped or c.scope == "overall" else " · " + c.scope[9:]),
+            diff=c.diff_mean,
+            lo=None if c.status == "undetermined" else c.ci_lo,
+            hi=None if c.status == "undetermined" else c.ci_hi,
+        )
+        for c in comps
+    ]
+    level = {c.confidence for c in comps}
+    label = f"{pct(level.pop())} interval" if len(level) == 1 else "interval"
+    return code_fence(difference_plot(rows, margin=margin, interval_label=label)).rstrip(
+        "\n"
+    )

@@ -1,0 +1,238 @@
+"""Canonical comments: one per state a reviewer meets, rendered from hand-built reports.
+
+The layout tests (`test_render_layout.py`) measure these in a real browser, and
+`scripts/screenshots.py` photographs the first one for the docs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from leaderboard.render.comment import CommentContext, render_comment, render_failure
+from leaderboard.report import (
+    BaselineRun,
+    Flips,
+    Gate,
+    GateComparison,
+    PairwiseDiff,
+    Report,
+    ScopeDiff,
+)
+from tests.render.render_samples import golden_report, row
+
+CTX = CommentContext(
+    head_sha="0123456789abcdef0123456789abcdef01234567",
+    run_url="https://github.com/octo/evals/actions/runs/42",
+    summary_url="https://github.com/octo/evals/actions/runs/42#summary-1",
+    docs_url="https://github.com/OWNER/leaderboard-action/blob/v1/docs/statistics.md",
+)
+
+# Real model ids (from examples/mmlu-pro-sample.csv.gz and common releases): long,
+# hyphenated, the widths a leaderboard meets.
+MODEL_IDS = [
+    "Meta-Llama-3_1-70B-Instruct",
+    "Qwen2.5-72B-Instruct",
+    "Mixtral-8x22B-Instruct-v0.1",
+    "DeepSeek-Coder-V2",
+    "Meta-Llama-3_1-8B-Instruct",
+    "gemma-2-27b-it",
+    "Phi-3-medium-128k-instruct",
+    "Yi-1.5-34B-Chat",
+    "Mistral-Nemo-Instruct-2407",
+    "Meta-Llama-3_1-8B",
+]
+
+
+def regressed_report() -> Report:
+    """The golden report, where `cand-b` regressed, with where it moved."""
+    report = golden_report()
+    gate = report.gate
+    cand_b = gate.comparisons[1].model_copy(
+        update={
+            "breakdown": [
+                ScopeDiff(
+                    scope="category:code",
+                    diff_mean=-0.080,
+                    ci_lo=-0.112,
+                    ci_hi=-0.047,
+                    shared_units=20,
+                ),
+                ScopeDiff(
+                    scope="category:math",
+                    diff_mean=-0.014,
+                    ci_lo=-0.041,
+                    ci_hi=0.012,
+                    shared_units=20,
+                ),
+            ],
+            "flips": Flips(pass_to_fail=31, fail_to_pass=12, shared_items=400),
+        }
+    )
+    return report.model_copy(
+        update={
+            "gate": gate.model_copy(update={"comparisons": [gate.comparisons[0], cand_b]})
+        }
+    )
+
+
+def pass_report() -> Report:
+    report = golden_report()
+    comps = [
+        c.model_copy(
+            update={
+                "diff_mean": -0.004,
+                "ci_lo": -0.027,
+                "ci_hi": 0.019,
+                "regressed": False,
+                "status": "no_regression",
+            }
+        )
+        if c.candidate == "cand-b"
+        else c
+        for c in report.gate.comparisons
+    ]
+    gate = report.gate.model_copy(
+        update={"comparisons": comps, "regressed": False, "status": "no_regression"}
+    )
+    return report.model_copy(update={"gate": gate, "warnings": []})
+
+
+def cannot_tell_report() -> Report:
+    report = golden_report()
+    comp = GateComparison(
+        candidate="cand-a",
+        baseline="base",
+        scope="overall",
+        diff_mean=-0.020,
+        ci_lo=-1.0,
+        ci_hi=1.0,
+        confidence=0.95,
+        margin=0.01,
+        regressed=False,
+        status="undetermined",
+        note="one shared task carries no spread; item-level records would settle it",
+        min_detectable_regression=None,
+        shared_tasks=1,
+        shared_units=1,
+    )
+    gate = Gate(
+        baseline="base",
+        regressed=False,
+        status="undetermined",
+        adjustment="none",
+        family_size=1,
+        comparisons=[comp],
+    )
+    return report.model_copy(update={"gate": gate})
+
+
+def no_gate_report() -> Report:
+    return golden_report().model_copy(update={"gate": Gate(baseline=None, regressed=False)})
+
+
+def no_baseline_run_report() -> Report:
+    gate = Gate(
+        baseline=None,
+        regressed=False,
+        status="no_baseline_run",
+        note="no run is stored on `leaderboard-history` for main yet (the first push "
+        "to main stores one)",
+        baseline_run=BaselineRun(label="main", source="history", branch="main"),
+    )
+    return golden_report().model_copy(update={"gate": gate, "warnings": []})
+
+
+def models_30_report() -> Report:
+    """30 models with real-length ids, one baseline, 29 gated candidates."""
+    ids = [f"{MODEL_IDS[i % 10]}" + ("" if i < 10 else f"-r{i // 10}") for i in range(30)]
+    rows = [
+        row(
+            i + 1,
+            m,
+            0.82 - 0.012 * i,
+            half=0.03,
+            rank_lo=max(1, i - 1),
+            rank_hi=min(30, i + 3),
+            categories={"code": 0.8 - 0.01 * i, "math": 0.84 - 0.014 * i},
+        )
+        for i, m in enumerate(ids)
+    ]
+    base = ids[4]
+    comps = [
+        GateComparison(
+            candidate=m,
+            baseline=base,
+            scope="overall",
+            diff_mean=round(0.772 - 0.012 * i - 0.772 + 0.012 * 4, 3),
+            ci_lo=round(-0.012 * (i - 4) - 0.021, 3),
+            ci_hi=round(-0.012 * (i - 4) + 0.021, 3),
+            confidence=1 - 0.05 / 29,
+            margin=0.0,
+            regressed=-0.012 * (i - 4) + 0.021 < 0,
+            min_detectable_regression=0.034,
+            shared_tasks=40,
+            shared_units=40,
+        )
+        for i, m in enumerate(ids)
+        if m != base
+    ]
+    pairs = [
+        PairwiseDiff(
+            model_a=a.model_id,
+            model_b=b.model_id,
+            diff_mean=round(a.mean_score - b.mean_score, 3),
+            ci_lo=round(a.mean_score - b.mean_score - 0.03, 3),
+            ci_hi=round(a.mean_score - b.mean_score + 0.03, 3),
+            significant=a.mean_score - b.mean_score > 0.03,
+        )
+        for k, a in enumerate(rows)
+        for b in rows[k + 1 :]
+    ]
+    report = golden_report()
+    return report.model_copy(
+        update={
+            "leaderboard": rows,
+            "pairwise": pairs,
+            "gate": Gate(
+                baseline=base,
+                regressed=any(c.regressed for c in comps),
+                family_size=len(comps),
+                comparisons=comps,
+            ),
+            "settings": report.settings.model_copy(
+                update={"baseline": base, "candidates": [], "margin": 0.0}
+            ),
+            "data": report.data.model_copy(update={"models": 30}),
+            "warnings": [
+                f"{ids[29]} misses 2 of 40 tasks; its mean covers 38 tasks",
+                "2 records had no category; they count as general",
+            ],
+        }
+    )
+
+
+FAILURE_MESSAGE = (
+    "/home/runner/work/evals/evals/results/run.jsonl, line 7, field `score`: 1.5 is "
+    "outside [0, 1] (scores must be normalised to [0, 1])"
+)
+
+
+def failure_comment() -> str:
+    ctx = CommentContext(
+        head_sha=CTX.head_sha,
+        run_url=CTX.run_url,
+        docs_url=CTX.docs_url,
+        workspace="/home/runner/work/evals/evals",
+    )
+    return render_failure(FAILURE_MESSAGE, ctx)
+
+
+CANONICAL: dict[str, Callable[[], str]] = {
+    "regressed": lambda: render_comment(regressed_report(), CTX),
+    "pass": lambda: render_comment(pass_report(), CTX),
+    "cannot-tell": lambda: render_comment(cannot_tell_report(), CTX),
+    "no-gate": lambda: render_comment(no_gate_report(), CTX),
+    "no-baseline-run": lambda: render_comment(no_baseline_run_report(), CTX),
+    "models-30": lambda: render_comment(models_30_report(), CTX),
+    "failure": failure_comment,
+}
