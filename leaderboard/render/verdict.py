@@ -176,8 +176,9 @@ def verdict(report: Report, sha: str | None, run: str | None, header: str) -> st
     if c.status == "undetermined":
         why = md_with_code(truncate(c.note, 300)) if c.note else "the data cannot tell"
         return (
-            f"{prefix}{mark} **Cannot tell**{at}: {_pair(c)}: {signed(c.diff_mean)}; "
-            f"{why}. Not a pass.{link}"
+            f"{prefix}{mark} **Cannot tell**{at}: {_pair(c)}: {signed(c.diff_mean)}, "
+            f"no interval ({why}); {detects_text(c.min_detectable_regression)}. "
+            f"Not a pass.{link}"
         )
     n = len(gate.comparisons)
     lowest = f" (the lowest of {n})" if n > 1 else ""

@@ -102,8 +102,8 @@ def test_verdict__cannot_tell_is_never_a_pass() -> None:
     report = Report.model_validate(data)
     comment = render_comment(report, CTX)
     assert first_line(comment).startswith(
-        "🟡 **Cannot tell** for `0123456`: **cand-a** vs **base**: +0.011; "
-        "one shared task. Not a pass."
+        "🟡 **Cannot tell** for `0123456`: **cand-a** vs **base**: +0.011, no interval "
+        "(one shared task); the smallest drop it detects cannot be estimated. Not a pass."
     )
     gate = next(t for t in parse(comment).tables if t[0][0] == "Candidate")
     assert gate[1] == ["🟡 cand-a", "+0.011 (cannot tell)", "n/a"]
