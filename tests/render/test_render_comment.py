@@ -465,7 +465,9 @@ def test_comment__gate_line_names_the_baseline_run_and_ungated_models() -> None:
     }
     data["gate"]["ungated"] = ["new-model", "@dropped"]
     comment = render_comment(Report.model_validate(data))
-    assert (
-        "Baseline run: main 1a2b3c4 (from the stored history, commit 1a2b3c4d5e6f, "
-        "2 commits behind). Not gated, in one run only: new-model, @\u2060dropped."
-    ) in comment
+    gate_line = next(line for line in comment.splitlines() if line.startswith("**Gate**"))
+    assert gate_line.endswith(
+        " Baseline: the run stored for `1a2b3c4`, on `main`, 2 commits behind the base."
+        " Not gated, in one run only: new-model, @\u2060dropped."
+    )
+    assert "Baseline:" not in first_line(comment)
