@@ -29,7 +29,7 @@ def test_render_drift__slow_slide__range_sparkline_and_change_vs_back() -> None:
     assert f" {signed(-0.1)} |" in md  # 10 pushes x 0.01
     assert "▁" in md  # the sparkline spans the range
     assert "█" in md
-    assert "[0.690, 0.800]" in md  # range of the means over the kept runs
+    assert "[0.690,\u00a00.800]" in md  # range of the means (no-break space: never wraps)
 
 
 def test_render_drift__single_run__no_change_column_and_nothing_when_empty() -> None:
