@@ -11,16 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from leaderboard.render.diffplot import DiffRow, difference_plot
-from leaderboard.render.escape import code_fence, html_text, truncate
+from leaderboard.render.escape import code_fence, html_text, md_text, truncate
 from leaderboard.render.numbers import count, num, pct
-from leaderboard.render.verdict import STATUS_MARK, baseline_run_text, esc_id, scope_text
-from leaderboard.report import Flips, Gate, GateComparison
+from leaderboard.render.verdict import (
+    STATUS_MARK,
+    baseline_run_text,
+    esc_id,
+    headline,
+    scope_text,
+)
+from leaderboard.report import Flips, Gate, GateComparison, Report
 
 __all__ = [
     "GateRowView",
     "WhereRowView",
     "WhereView",
     "gate_line",
+    "gate_notes",
     "gate_plot",
     "gate_rows",
     "where_views",
@@ -87,6 +94,20 @@ def gate_rows(comps: list[GateComparison]) -> list[GateRowView]:
             status=c.status,
         )
         for c in ranked
+    ]
+
+
+def gate_notes(report: Report, comps: list[GateComparison]) -> list[str]:
+    """Why comparisons cannot tell or have no detectable drop, one line each; the
+    first line already says it for the undetermined comparison it names."""
+    first = headline(report)
+    said = first if first is not None and first.status == "undetermined" else None
+    scoped = any(c.scope != "overall" for c in comps)
+    return [
+        f"{STATUS_MARK.get(c.status, '⚪')} {_label(c, scoped)}: "
+        f"{md_text(truncate(c.note, 500))}."
+        for c in comps
+        if c.note and c is not said
     ]
 
 

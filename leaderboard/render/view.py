@@ -21,6 +21,7 @@ from leaderboard.render.gateview import (
     GateRowView,
     WhereView,
     gate_line,
+    gate_notes,
     gate_plot,
     gate_rows,
     where_views,
@@ -123,7 +124,8 @@ class View:
     ``settings_line``, ``data_line``, ``omitted`` (what was left out to fit the size
     limit) with ``full_report`` (where to find it), and ``footer``. The gate as the
     built-in template shows it: ``gate_status`` (`Gate.status`), ``gate_line``,
-    ``gate_rows`` (`GateRowView`), ``gate_plot`` (the difference plot), ``where``
+    ``gate_rows`` (`GateRowView`), ``gate_notes`` (why a comparison cannot tell or has
+    no detectable drop), ``gate_plot`` (the difference plot), ``where``
     (`WhereView`, per-category moves and pass/fail flips; its ``summary`` is
     HTML-escaped for ``<summary>``, as is ``gate_baseline_html``) and ``docs_url``.
     Numbers are floats: format them with the filters ``num``, ``signed``,
@@ -172,6 +174,7 @@ class View:
     gate_status: str = "off"  # Gate.status
     gate_line: str = ""
     gate_rows: list[GateRowView] = field(default_factory=list)
+    gate_notes: list[str] = field(default_factory=list)  # escaped markdown, one a line
     gate_plot: str | None = None
     gate_baseline_html: str | None = None  # for <summary>: HTML-escaped
     where: list[WhereView] = field(default_factory=list)
@@ -411,6 +414,7 @@ def build_view(
         gate_status=gate.status,
         gate_line=gate_line(gate, report.settings.confidence) if gate.comparisons else "",
         gate_rows=gate_rows(comps),
+        gate_notes=gate_notes(report, comps),
         gate_plot=gate_plot(comps, report.settings.margin)
         if opt.plot and len(comps) <= DIFF_PLOT_MAX
         else None,

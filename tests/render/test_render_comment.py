@@ -471,3 +471,15 @@ def test_comment__gate_line_names_the_baseline_run_and_ungated_models() -> None:
         " Not gated, in one run only: new-model, @\u2060dropped."
     )
     assert "Baseline:" not in first_line(comment)
+
+
+def test_comment__gate_notes_listed_once() -> None:
+    data = golden_report().model_dump()
+    a, b = data["gate"]["comparisons"]
+    a.update(status="undetermined", note="one shared task", min_detectable_regression=None)
+    b.update(regressed=False, note="no detectable drop", min_detectable_regression=None)
+    data["gate"].update(regressed=False, status="undetermined")
+    comment = render_comment(Report.model_validate(data))
+    assert "one shared task" in first_line(comment)
+    assert comment.count("one shared task") == 1  # said in the first line only
+    assert "- 🟢 cand-b: no detectable drop." in comment
