@@ -13,12 +13,21 @@ from leaderboard.render.escape import md_text, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
 from leaderboard.report import GateComparison, Report
 
-__all__ = ["ID_LIMIT", "esc_id", "scope_text", "settings_line", "short_sha", "verdict"]
+__all__ = [
+    "ID_LIMIT",
+    "baseline_run_line",
+    "esc_id",
+    "scope_text",
+    "settings_line",
+    "short_sha",
+    "verdict",
+]
 
 ID_LIMIT = 256  # characters of an id shown; the JSON report keeps every id whole
 VERDICT_NAMES = 3  # regressed candidates named in the verdict line
 VERDICT_SCOPES = 2  # regressed scopes named per candidate
 VERDICT_ID_LIMIT = 80  # characters of an id in the verdict line
+VERDICT_ID_LIST = 20  # ungated models named in the baseline-run line
 
 
 @functools.lru_cache(maxsize=4096)
@@ -86,22 +95,40 @@ def verdict(report: Report, sha: str | None, run: str | None, header: str) -> st
     return line + said
 
 
+def _not_gated(report: Report, prefix: str, at: str, link: str) -> str | None:
+    """The verdict when nothing was gated: no baseline, none readable, none shared."""
+    gate = report.gate
+    if gate.status == "no_baseline_run":
+        note = md_text(gate.note or "no baseline run could be read")
+        return f"{prefix}⚪ **No baseline run**{at}: {note} No model was gated.{link}"
+    if gate.baseline is None and gate.baseline_run is None:
+        return (
+            f"{prefix}⚪ **No gate**{at}: no baseline was set, so no model was checked "
+            f"for a regression.{link}"
+        )
+    if gate.status == "undetermined" and not gate.comparisons:
+        note = f": {md_text(gate.note)}" if gate.note else ""
+        return f"{prefix}⚪ **Not gated**{at}{note}.{link}"
+    return None
+
+
 def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
     gate = report.gate
     at = f" for {sha}" if sha else ""
     prefix = f"**{header}** · " if header != "leaderboard" else ""
     link = f" ([workflow run]({run}))" if run else ""
-    if gate.status == "no_baseline_run":
-        note = md_text(gate.note or "no baseline run could be read")
-        return f"{prefix}⚪ **No baseline run**{at}: {note} No model was gated.{link}"
-    if gate.baseline is None:
-        return (
-            f"{prefix}⚪ **No gate**{at}: no baseline was set, so no model was checked "
-            f"for a regression.{link}"
-        )
+    early = _not_gated(report, prefix, at, link)
+    if early is not None:
+        return early
+    run_label = gate.baseline_run.label if gate.baseline_run is not None else None
     margin = report.settings.margin
     margin_text = f", margin {num(margin)}" if margin else ""
-    base = _short_id(gate.baseline)
+    if run_label is not None:
+        base = f"its own row in the baseline run **{_short_id(run_label)}**"
+        against = "no model"
+    else:
+        base = f"**{_short_id(gate.baseline or '')}**"
+        against = "no candidate"
     regressed = [c for c in gate.comparisons if c.regressed]
     if regressed:
         by_candidate: dict[str, list[GateComparison]] = {}
@@ -116,7 +143,8 @@ def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> s
             if len(comps) > VERDICT_SCOPES:
                 scopes += f", and {len(comps) - VERDICT_SCOPES} more"
             parts.append(
-                f"**{_short_id(cand)}** is below **{_short_id(gate.baseline)}** ({scopes})"
+                f"**{_short_id(cand)}** is below **{_short_id(comps[0].baseline)}** "
+                f"({scopes})"
             )
         more = len(by_candidate) - VERDICT_NAMES
         tail = f"; and {more} more candidate{'s' * (more != 1)}" if more > 0 else ""
@@ -138,19 +166,43 @@ def _verdict(report: Report, sha: str | None, run: str | None, header: str) -> s
         why = md_text(first.note) if first.note else "no spread can be estimated"
         return (
             f"{prefix}❔ **Cannot tell**{at}: {k} of {n} comparison{'s' * (n != 1)} "
-            f"against **{base}** cannot be determined from these data "
+            f"against {base} cannot be determined from these data "
             f"(**{_short_id(first.candidate)}**, {scope_text(first.scope)}: {why})."
             f"{link}"
         )
     if n == 0:
         return (
-            f"{prefix}🟢 **No regression**{at}: no candidate was compared against "
-            f"**{base}**.{link}"
+            f"{prefix}🟢 **No regression**{at}: {against} was compared against "
+            f"{base}.{link}"
         )
     return (
-        f"{prefix}🟢 **No regression**{at}: no candidate is reliably worse than "
-        f"**{base}** ({n} comparison{'s' * (n != 1)}{margin_text}).{link}"
+        f"{prefix}🟢 **No regression**{at}: {against} is reliably worse than "
+        f"{base} ({n} comparison{'s' * (n != 1)}{margin_text}).{link}"
     )
+
+
+def baseline_run_line(report: Report) -> str | None:
+    """Which run is the baseline, and the models in one run only; None without one."""
+    run = report.gate.baseline_run
+    if run is None:
+        return None
+    where = [
+        f"branch {md_text(truncate(run.branch, 100))}" if run.branch else "",
+        f"commit {short_sha(run.commit)}" if run.commit else "",
+    ]
+    origin = "" if not any(where) else " (" + ", ".join(w for w in where if w) + ")"
+    label = _short_id(run.label)
+    line = (
+        f"**Baseline run**: **{label}**{origin}. Its rows are the ids ending in "
+        f"“{md_text(' @ ')}{label}”; each model in both runs is gated against its own row."
+    )
+    ungated = report.gate.ungated
+    if ungated:
+        shown = ", ".join(_short_id(m) for m in ungated[:VERDICT_ID_LIST])
+        more = len(ungated) - VERDICT_ID_LIST
+        tail = f" and {count(more)} more" if more > 0 else ""
+        line += f" Not gated (in one run only): {shown}{tail}."
+    return line
 
 
 def settings_line(report: Report) -> str:
@@ -167,7 +219,7 @@ def settings_line(report: Report) -> str:
     line = "**Settings**: " + " · ".join(parts) + "."
     if gate.status == "no_baseline_run":
         return line + " No gate: no baseline run could be read."
-    if gate.baseline is None:
+    if gate.baseline is None and gate.baseline_run is None:
         return line + " No gate: set a baseline to check for regressions."
     adj = "Bonferroni-adjusted" if gate.adjustment == "bonferroni" else "unadjusted"
     plural = "s" * (gate.family_size != 1)

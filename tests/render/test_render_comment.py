@@ -80,6 +80,7 @@ def test_verdict__no_regression() -> None:
     for comp in data["gate"]["comparisons"]:
         comp["regressed"] = False
     data["gate"]["regressed"] = False
+    data["gate"]["status"] = "no_regression"
     data["settings"]["margin"] = 0.0
     line = first_line(render_comment(Report.model_validate(data), CTX))
     assert line.startswith("🟢 **No regression** for `0123456`:")
@@ -110,6 +111,7 @@ def test_verdict__agrees_with_report_regressed() -> None:
     data = golden_report().model_dump()
     data["gate"]["comparisons"][1]["regressed"] = False
     data["gate"]["regressed"] = False
+    data["gate"]["status"] = "no_regression"
     assert first_line(render_comment(Report.model_validate(data))).startswith("🟢")
 
 
