@@ -69,9 +69,7 @@ def test_settings__candidates_need_no_baseline_with_baseline_results(ws: Path) -
 
 
 def test_settings__baseline_and_baseline_results_together_are_refused(ws: Path) -> None:
-    with pytest.raises(
-        UsageError, match=r"^baseline-results: given together with baseline"
-    ):
+    with pytest.raises(UsageError, match=r"^baseline-results: given together with"):
         Settings.from_env(env(ws, baseline="org/a", baseline_results="main/*.jsonl"))
 
 
