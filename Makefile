@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit bench tools clean
+.PHONY: demo demo-two-runs test lint typecheck unit bench tools clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,15 @@ demo: $(STAMP)
 	$(BIN)/leaderboard report examples/mmlu-pro-sample.csv.gz \
 	  --baseline Meta-Llama-3_1-8B-Instruct --candidate Meta-Llama-3_1-8B \
 	  --json out/demo-report.json; status=$$?; test $$status -le 1
+
+# The everyday CI case on the same bundled data: a pull request's run and its base
+# branch's run of the same model ids (scripts/demo_two_runs.py says which real runs
+# stand in for each; examples/README.md explains). Exit 1 (a regression) is expected.
+demo-two-runs: $(STAMP)
+	$(BIN)/python scripts/demo_two_runs.py out/two-runs
+	$(BIN)/leaderboard report out/two-runs/pr.csv \
+	  --baseline-results out/two-runs/main.csv --baseline-label main \
+	  --json out/demo-two-runs-report.json; status=$$?; test $$status -le 1
 
 # Tools the container and workflow tests need (podman, buildah, debootstrap), and
 # promptfoo for the test that runs a real promptfoo eval (scripts/install-promptfoo.sh).

@@ -16,7 +16,7 @@ from leaderboard._version import __version__
 from leaderboard.errors import InputError, LeaderboardError, UsageError
 from leaderboard.inputs import EvalRun, load_runs
 from leaderboard.render import render_json, render_markdown
-from leaderboard.report import LeaderboardRow, PairwiseDiff, Report
+from leaderboard.report import BaselineRun, LeaderboardRow, PairwiseDiff, Report
 from leaderboard.stats import (
     aggregate,
     bootstrap_mean_ci,
@@ -26,6 +26,7 @@ from leaderboard.stats import (
 )
 
 __all__ = [
+    "BaselineRun",
     "EvalRun",
     "InputError",
     "LeaderboardError",

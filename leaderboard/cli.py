@@ -22,6 +22,8 @@ from leaderboard._version import __version__
 from leaderboard.errors import LeaderboardError, UsageError, did_you_mean
 from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
 from leaderboard.render import log_text
+from leaderboard.report import BaselineRun
+from leaderboard.stats.two_runs import DEFAULT_LABEL, check_label
 
 PROG = "leaderboard"
 MAX_RESAMPLES = 1_000_000
@@ -34,6 +36,7 @@ exit status:
 examples:
   leaderboard report results/*.jsonl
   leaderboard report 'runs/**/*.csv.gz' --baseline main --candidate pr-1 --json r.json
+  leaderboard report pr/*.json --baseline-results 'main/*.json' --baseline-label main
 """
 INPUT_HELP = """\
 input: one record per (model, task), or per (model, task, item), with fields model_id,
@@ -109,7 +112,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MODEL",
         action="append",
         help="model_id to gate against the baseline; repeat for several "
-        "(default: every other model)",
+        "(default: every other model; with --baseline-results, every model in both runs)",
+    )
+    gate.add_argument(
+        "--baseline-results",
+        metavar="FILE_OR_GLOB",
+        nargs="+",
+        action="extend",
+        help="a second run of the same models, the baseline (e.g. the base branch's "
+        "results): each model id in both runs is gated against its own row of this "
+        "run, paired on the tasks and items both hold; any supported format; give it "
+        "after the result files",
+    )
+    gate.add_argument(
+        "--baseline-label",
+        metavar="LABEL",
+        help='name of the baseline run, added to its model ids as "MODEL @ LABEL" '
+        "(default: baseline)",
     )
     gate.add_argument(
         "--margin",
@@ -173,12 +192,30 @@ def _int(option: str, text: str, *, low: int, high: int) -> int:
     return value
 
 
+def _listed(models: Sequence[str]) -> str:
+    return ", ".join(repr(m) for m in models[:10]) + (", ..." if len(models) > 10 else "")
+
+
 def _check_models(
-    runs: Sequence[EvalRun], baseline: str | None, candidates: list[str]
+    runs: Sequence[EvalRun],
+    baseline: str | None,
+    candidates: list[str],
+    baseline_runs: Sequence[EvalRun] | None = None,
 ) -> None:
     models = sorted({run.model_id for run in runs})
     known = set(models)
-    listed = ", ".join(repr(m) for m in models[:10]) + (", ..." if len(models) > 10 else "")
+    if baseline_runs is not None:
+        in_base = {run.model_id for run in baseline_runs}
+        shared = sorted(known & in_base)
+        for c in candidates:
+            if c not in known or c not in in_base:
+                where = "the results" if c not in known else "the --baseline-results"
+                raise UsageError(
+                    f"--candidate: model {c!r} is not in {where}; give a model_id "
+                    f"present in both runs: {_listed(shared) or '(none)'}"
+                )
+        return
+    listed = _listed(models)
     for option, model in [("--baseline", baseline)] + [
         ("--candidate", c) for c in candidates
     ]:
@@ -225,6 +262,29 @@ def _check_target(option: str, value: str | None) -> Path | None:
     return path
 
 
+def _baseline_run(args: argparse.Namespace) -> BaselineRun | None:
+    """The baseline run's description from --baseline-results and --baseline-label."""
+    if args.baseline_results is None:
+        if args.baseline_label is not None:
+            raise UsageError(
+                "--baseline-label: names the run given with --baseline-results; "
+                "give that too, or drop the label"
+            )
+        return None
+    if args.baseline is not None:
+        raise UsageError(
+            "--baseline and --baseline-results exclude each other: use "
+            "--baseline-results to gate each model against its own row of a second "
+            "run, or --baseline to gate the models of one run against one of them"
+        )
+    label = DEFAULT_LABEL if args.baseline_label is None else args.baseline_label.strip()
+    try:
+        check_label(label)
+    except UsageError as exc:
+        raise UsageError(f"--baseline-label: {exc}") from None
+    return BaselineRun(label=label, source="results")
+
+
 def _report(args: argparse.Namespace) -> int:
     confidence = _float("--confidence", args.confidence, low=0.0, high=1.0, open_low=True)
     margin = _float("--margin", args.margin, low=0.0, high=1.0, open_low=False)
@@ -233,14 +293,20 @@ def _report(args: argparse.Namespace) -> int:
     json_path = _check_target("--json", args.json)
     markdown_path = _check_target("--markdown", args.markdown)
     candidates = list(dict.fromkeys(args.candidate or []))
+    baseline_run = _baseline_run(args)
 
-    runs, notes = load_runs_noting(
-        args.files,
-        format=args.format,
-        metrics=args.metric or (),
-        task_weights=args.task_weights,
-    )
-    _check_models(runs, args.baseline, candidates)
+    readers = {
+        "format": args.format,
+        "metrics": args.metric or (),
+        "task_weights": args.task_weights,
+    }
+    runs, notes = load_runs_noting(args.files, **readers)
+    baseline_runs = None
+    if args.baseline_results is not None:
+        # Each run is checked on its own: two runs of one model are not duplicates.
+        baseline_runs, base_notes = load_runs_noting(args.baseline_results, **readers)
+        notes = list(dict.fromkeys([*notes, *base_notes]))
+    _check_models(runs, args.baseline, candidates, baseline_runs)
     for note in notes:
         _warn(note)
 
@@ -250,6 +316,8 @@ def _report(args: argparse.Namespace) -> int:
     report = build_report(
         runs,
         baseline=args.baseline,
+        baseline_runs=baseline_runs,
+        baseline_run=baseline_run,
         candidates=candidates or None,
         confidence=confidence,
         resamples=resamples,

@@ -6,7 +6,7 @@ public: add freely, rename nothing.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -151,15 +151,28 @@ class GateComparison(_Model):
 
 
 class BaselineRun(_Model):
-    """The second run the models were gated against (``baseline_runs``)."""
+    """The second run the gate compares with, when the baseline is a whole run.
 
-    label: str = Field(description='shown after each model id: "<model> @ <label>"')
-    source: Literal["results", "history"] = Field(
-        description="given as files (baseline-results) or read from the kept history"
+    With a baseline run, each model id present in both runs is gated against its own
+    row of that run, named ``"<model_id> @ <label>"`` in the leaderboard and the gate.
+    """
+
+    label: str = Field(
+        description='name of the baseline run, appended to its model ids as " @ <label>"'
     )
-    branch: str | None = None
-    commit: str | None = Field(default=None, description="the commit the run was made for")
-    stored_at: str | None = Field(default=None, description="ISO 8601 UTC")
+    source: Literal["results", "history"] = Field(
+        description='"results": files given as baseline-results; '
+        '"history": the run stored for a commit of the history branch'
+    )
+    branch: str | None = Field(
+        default=None, description="branch the baseline run was made on, when known"
+    )
+    commit: str | None = Field(
+        default=None, description="commit the baseline run was made for, when known"
+    )
+    stored_at: str | None = Field(
+        default=None, description="when the run was stored (ISO 8601, UTC), when known"
+    )
     commits_behind: int | None = Field(
         default=None,
         description="first-parent commits between the stored run and the base commit",
@@ -170,26 +183,62 @@ GateStatus = Literal["regressed", "no_regression", "undetermined", "off", "no_ba
 
 
 class Gate(_Model):
-    baseline: str | None
+    baseline: str | None = Field(
+        description="the baseline model id within one run; with a baseline run, that "
+        "run's label (each comparison then names its own baseline row, "
+        '"<model_id> @ <label>"); null: no baseline'
+    )
     regressed: bool
     adjustment: Literal["bonferroni", "none"] = "bonferroni"
     family_size: int = 0
     comparisons: list[GateComparison] = Field(default_factory=list)
     status: GateStatus = Field(
-        default="off",
-        description="off: no gate asked for; no_baseline_run: a baseline run was asked "
-        "for (the kept history) and none could be read, so nothing was gated; "
-        "regressed: a comparison regressed; else undetermined: a comparison cannot be "
-        "determined from the data (never a pass); else no_regression",
+        description='"off": no gate asked for; "no_baseline_run": a baseline run was '
+        "asked for (the kept history) and none could be read, so nothing was gated; "
+        '"regressed": a comparison regressed (exactly when `regressed`); else '
+        '"undetermined": a comparison, or the gate itself, cannot be determined from '
+        'the data (never a pass; see `note`); else "no_regression". Left out on '
+        "construction, it follows from the comparisons, `baseline` and `baseline_run`"
     )
     note: str | None = Field(
-        default=None,
-        description="why, when status says no gate or undetermined",
+        default=None, description="why, when status says no gate or undetermined"
     )
     ungated: list[str] = Field(
-        default_factory=list, description="models present in only one of the two runs"
+        default_factory=list,
+        description="with a baseline run: leaderboard ids of the models present in "
+        "only one of the two runs, shown but not gated",
     )
-    baseline_run: BaselineRun | None = None
+    baseline_run: BaselineRun | None = Field(
+        default=None, description="the second run the models are gated against"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_status(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("status") is None:
+            comps = data.get("comparisons") or []
+            if data.get("regressed"):
+                status = "regressed"
+            elif any(
+                (c.get("status") if isinstance(c, dict) else getattr(c, "status", None))
+                == "undetermined"
+                for c in comps
+            ):
+                status = "undetermined"
+            elif data.get("baseline") is not None or data.get("baseline_run"):
+                status = "no_regression"
+            else:
+                status = "off"
+            data = {**data, "status": status}
+        return data
+
+    @model_validator(mode="after")
+    def _status_agrees(self) -> Gate:
+        if self.regressed != (self.status == "regressed"):
+            raise ValueError(
+                f"status {self.status!r} disagrees with regressed={self.regressed}"
+            )
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -228,6 +277,10 @@ class ReportSettings(_Model):
         description="what the bootstrap resamples"
     )
     baseline: str | None = None
+    baseline_label: str | None = Field(
+        default=None,
+        description="label of the baseline run; null when there is no baseline run",
+    )
     candidates: list[str] = Field(default_factory=list)
     gate_categories: bool = False
 

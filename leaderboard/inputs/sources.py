@@ -269,16 +269,24 @@ def _where(run: EvalRun) -> str:
     return text
 
 
-def _refuse(
-    sources: list[Source],
-    matches: list[Callable[[EvalRun], bool]],
-    problem: str,
-    *,
-    field: str | None,
-    fix: str,
-) -> InputError:
-    """An InputError at the first place matching ``matches[0]``, naming the other place."""
-    found: list[tuple[Source, int] | None] = [None] * len(matches)
+FoundAt = tuple[Source, int]
+
+KEEP_ONE = (
+    "keep one record per (model_id, task_id, item_id, sample): drop the repeat, or "
+    "number repeated samples of an item with `sample`"
+)
+TWO_RUNS_FIX = (
+    "two runs of the same model (e.g. a pull request's and its base branch's) are "
+    "compared by giving the baseline run's files as --baseline-results (action input "
+    "`baseline-results`), not with the results; within one run, " + KEEP_ONE
+)
+
+
+def _find(
+    sources: list[Source], matches: list[Callable[[EvalRun], bool]]
+) -> list[FoundAt | None]:
+    """The first place matching each of ``matches``, each a different place."""
+    found: list[FoundAt | None] = [None] * len(matches)
     for source in sources:
         for number, run in source.places():
             for index, match in enumerate(matches):
@@ -289,6 +297,21 @@ def _refuse(
                 break
         if all(found):
             break
+    return found
+
+
+def _refuse(
+    sources: list[Source],
+    matches: list[Callable[[EvalRun], bool]],
+    problem: str,
+    *,
+    field: str | None,
+    fix: str,
+    found: list[FoundAt | None] | None = None,
+) -> InputError:
+    """An InputError at the first place matching ``matches[0]``, naming the other place."""
+    if found is None:
+        found = _find(sources, matches)
     first, other = found[0], found[-1]
     if other is not None and other is not first:
         problem += f"; the other is {other[0].shown}, {other[0].unit} {other[1]}"
@@ -344,13 +367,19 @@ def _check_neighbours(prev: EvalRun, run: EvalRun, sources: list[Source]) -> Non
         return
     if prev.sample == run.sample:
         same = _same_record(run)
+        found = _find(sources, [same, same])
+        two_files = (
+            found[0] is not None
+            and found[1] is not None
+            and found[0][0].path != found[1][0].path
+        )
         raise _refuse(
             sources,
             [same, same],
             f"duplicate record for {_where(run)}",
             field=None,
-            fix="keep one record per (model_id, task_id, item_id, sample): drop the "
-            "repeat, or number repeated samples of an item with `sample`",
+            fix=TWO_RUNS_FIX if two_files else KEEP_ONE,
+            found=found,
         )
     if prev.sample is None:
         item = run.item_id

@@ -471,7 +471,7 @@ def _rows_report(rows: list[LeaderboardRow]) -> Report:
         ),
         leaderboard=rows,
         pairwise=[],
-        gate=Gate(baseline=None, regressed=False),
+        gate=Gate(baseline=None, regressed=False, status="off"),
     )
 
 

@@ -17,6 +17,7 @@ from leaderboard.report import Gate, GateComparison, Report
 __all__ = [
     "ID_LIMIT",
     "STATUS_MARK",
+    "baseline_run_line",
     "baseline_run_text",
     "below_text",
     "detects_text",
@@ -30,6 +31,7 @@ __all__ = [
 
 ID_LIMIT = 256  # characters of an id shown; the JSON report keeps every id whole
 VERDICT_ID_LIMIT = 80  # characters of an id in the verdict line
+VERDICT_ID_LIST = 20  # ungated models named in the baseline-run line
 
 
 @functools.lru_cache(maxsize=4096)
@@ -133,6 +135,20 @@ def _pair(c: GateComparison) -> str:
     return f"**{_short_id(c.candidate)}**{scope} vs **{_short_id(c.baseline)}**"
 
 
+def _nothing_compared(
+    report: Report, lead: str, at: str, link: str, note: str | None
+) -> str:
+    """The first line when a gate was asked for but holds no comparison."""
+    gate = report.gate
+    if gate.status == "undetermined":  # e.g. no model id in both runs
+        why = note or "no comparison could be made"
+        return f"{lead} **Cannot tell**{at}: {why}; no model was gated. Not a pass.{link}"
+    base = _short_id(gate.baseline or "")
+    return (
+        f"{lead} **No regression**{at}: no candidate was compared against **{base}**.{link}"
+    )
+
+
 def verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
     """The first line: the gate's state, the pair, the difference, what it could see.
 
@@ -159,11 +175,7 @@ def verdict(report: Report, sha: str | None, run: str | None, header: str) -> st
         )
     c = headline(report)
     if c is None:
-        base = _short_id(gate.baseline or "")
-        return (
-            f"{prefix}🟢 **No regression**{at}: no candidate was compared against "
-            f"**{base}**.{link}"
-        )
+        return _nothing_compared(report, prefix + mark, at, link, note)
     same = [x for x in gate.comparisons if x.status == c.status and x is not c]
     diff = f"{signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}"
     if c.status == "regressed":
@@ -186,6 +198,30 @@ def verdict(report: Report, sha: str | None, run: str | None, header: str) -> st
         f"{prefix}{mark} **No regression**{at}: {_pair(c)}: {diff}{lowest}; "
         f"{detects_text(c.min_detectable_regression)}.{link}"
     )
+
+
+def baseline_run_line(report: Report) -> str | None:
+    """Which run is the baseline, and the models in one run only; None without one."""
+    run = report.gate.baseline_run
+    if run is None:
+        return None
+    where = [
+        f"branch {md_text(truncate(run.branch, 100))}" if run.branch else "",
+        f"commit {short_sha(run.commit)}" if run.commit else "",
+    ]
+    origin = "" if not any(where) else " (" + ", ".join(w for w in where if w) + ")"
+    label = _short_id(run.label)
+    line = (
+        f"**Baseline run**: **{label}**{origin}. Its rows are the ids ending in "
+        f"“{md_text(' @ ')}{label}”; each model in both runs is gated against its own row."
+    )
+    ungated = report.gate.ungated
+    if ungated:
+        shown = ", ".join(_short_id(m) for m in ungated[:VERDICT_ID_LIST])
+        more = len(ungated) - VERDICT_ID_LIST
+        tail = f" and {count(more)} more" if more > 0 else ""
+        line += f" Not gated (in one run only): {shown}{tail}."
+    return line
 
 
 def settings_line(report: Report) -> str:

@@ -31,6 +31,7 @@ from leaderboard.render.plot import PlotRow, forest_plot
 from leaderboard.render.verdict import (
     ID_LIMIT,
     STATUS_MARK,
+    baseline_run_line,
     esc_id,
     scope_text,
     settings_line,
@@ -158,6 +159,7 @@ class View:
     ties: list[TieView]
     categories: list[str]
     gate_baseline: str | None
+    baseline_run_line: str | None
     gate_regressed: bool
     gate_adjustment: str
     gate_adjustment_text: str
@@ -180,6 +182,14 @@ class View:
     where: list[WhereView] = field(default_factory=list)
     show_tasks: bool = False  # some model is incomplete: the Tasks column says which
     docs_url: str | None = None
+
+
+_STATUS = {
+    "off": "no-gate",
+    "no_baseline_run": "no-gate",
+    "regressed": "regression",
+    "no_regression": "no-regression",
+}
 
 
 def _row(
@@ -311,12 +321,13 @@ def build_view(
     gate = report.gate
     cats = sorted({c for r in report.leaderboard for c in r.categories})
     regressed = {c.candidate for c in gate.comparisons if c.regressed}
+    kept = {c.baseline for c in gate.comparisons if c.regressed}  # their baseline rows
     rows_all = report.leaderboard
     shown_rows = rows_all if opt.top is None else rows_all[: opt.top]
     extra = [
         r
         for r in rows_all[len(shown_rows) :]
-        if r.model_id == gate.baseline or r.model_id in regressed
+        if r.model_id == gate.baseline or r.model_id in regressed or r.model_id in kept
     ]
     omitted_rows = len(rows_all) - len(shown_rows) - len(extra)
     ties_all = [p for p in report.pairwise if not p.significant]
@@ -362,15 +373,7 @@ def build_view(
     return View(
         target=opt.target,
         verdict=verdict(report, sha, run, head),
-        status="no-gate"
-        if gate.baseline is None
-        else (
-            "regression"
-            if gate.regressed
-            else "undetermined"
-            if gate.status == "undetermined"
-            else "no-regression"
-        ),
+        status=_STATUS.get(gate.status, "undetermined"),
         header=head,
         head_sha=sha,
         run_url=run,
@@ -393,7 +396,14 @@ def build_view(
         ties_total=len(ties_all),
         ties=[_tie(p, gate.baseline) for p in ties],
         categories=[esc_id(c) for c in cats] if opt.categories and len(cats) > 1 else [],
-        gate_baseline=esc_id(gate.baseline) if gate.baseline is not None else None,
+        gate_baseline=esc_id(gate.baseline)
+        if gate.baseline is not None
+        else (
+            f"each model's own row in the baseline run {esc_id(gate.baseline_run.label)}"
+            if gate.baseline_run is not None
+            else None
+        ),
+        baseline_run_line=baseline_run_line(report),
         gate_regressed=gate.regressed,
         gate_adjustment=gate.adjustment,
         gate_adjustment_text=(

@@ -7,6 +7,7 @@
 - `collapse`: tasks with a single unit, pooled with others of their kind;
 - `floors`: Wilson's floor under binary or flat means;
 - `gate`: candidate minus baseline with a family-wise error rate;
+- `two_runs`: a second run of the same models as the baseline (renamed ids, ungated);
 - `build`: `build_report`, the stage's entry;
 - `lesson`: the seed lesson's functions on top of `build_report`.
 """

@@ -10,7 +10,6 @@ The method, a rescaled, t-scaled percentile bootstrap, is described in
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 
@@ -39,6 +38,7 @@ from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_gate, read_gate
+from leaderboard.stats.two_runs import label_of, two_run_gate, two_runs
 
 METHOD = "rescaled t-scaled percentile bootstrap"
 MIN_RESAMPLES = 100
@@ -167,9 +167,11 @@ def build_report(
     runs : iterable of EvalRun
         Task-level or item-level records (CONTRACT.md section 1).
     baseline : str, optional
-        Model the candidates are gated against; None: no gate.
+        Model of `runs` the candidates are gated against; None: no gate (unless
+        `baseline_runs` is given).
     candidates : sequence of str, optional
-        Gated models; default every model except the baseline.
+        Gated models; default every model except the baseline (with `baseline_runs`:
+        every model id present in both runs).
     confidence : float
         Level of each leaderboard and pairwise interval, and of the gate's family.
     resamples : int
@@ -181,11 +183,14 @@ def build_report(
     gate_categories : bool
         Also gate every category (Bonferroni over all comparisons).
     baseline_runs : iterable of EvalRun, optional
-        A second run (e.g. the base branch's): every model id present in both runs is
-        gated against ``"<model> @ <label>"``, its own baseline-run self; both runs'
-        rows are in the leaderboard. Not together with ``baseline``.
+        A second run of the same models, the baseline (e.g. the base branch's run).
+        Its model ids are renamed ``"<model_id> @ <label>"``; each model id present in
+        both runs is gated against its renamed self, paired on the tasks and items both
+        runs hold. Models in one run only are shown and listed in ``gate.ungated``.
+        Excludes `baseline`.
     baseline_run : BaselineRun, optional
-        Where the second run comes from; its ``label`` (default ``"baseline"``).
+        Describes `baseline_runs` (its ``label``, default ``"baseline"``, and where it
+        came from); copied to ``gate.baseline_run``.
 
     Returns
     -------
@@ -194,25 +199,25 @@ def build_report(
     Raises
     ------
     UsageError
-        A setting out of range, or a baseline/candidate not in the data.
+        A setting out of range, or a baseline/candidate not in the data; `baseline`
+        together with `baseline_runs`; a model id of `runs` that equals a renamed
+        baseline id.
     InputError
-        Duplicate records, item- and task-level records mixed, inconsistent task fields.
+        Duplicate records, item- and task-level records mixed, inconsistent task fields
+        (within a run or between the two runs).
     """
     check_settings(confidence, resamples, seed, margin)
     runs = list(runs)
-    pairs: list[tuple[str, str]] | None = None
-    ungated: list[str] = []
-    gate_name = baseline
-    if baseline_runs is not None:
-        runs, pairs, ungated = _two_runs(
-            runs, list(baseline_runs), baseline, candidates, baseline_run
-        )
-        gate_name = baseline_run.label if baseline_run else "baseline"
+    two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
+    if two is not None:
+        runs = two.runs
     d = build_design(runs)
-    if pairs is None:
+    if two is None:
         gated = _check_models(d.models, baseline, candidates)
+        pairs = [(c, baseline) for c in gated] if baseline is not None else []
     else:
-        gated = [c for c, _ in pairs]
+        gated = [c for c, _ in two.pairs]
+        pairs = two.pairs
     alpha = 1.0 - confidence
     n_models = len(d.models)
     plan = EstimatePlan(d)
@@ -231,7 +236,7 @@ def build_report(
         for a in range(n_models)
         for b in range(a + 1, n_models)
     }
-    gate_plan = plan_gate(plan, d, baseline, gated, gate_categories, pairs=pairs)
+    gate_plan = plan_gate(plan, d, pairs, gate_categories)
     rep = plan.run(resamples=resamples, seed=seed)
     est, reps, _df = rep.estimate, rep.replicates, rep.df
     means = [(k, m, int(d.present[:, m].sum())) for m, k in enumerate(overall)] + [
@@ -287,13 +292,15 @@ def build_report(
         gate_plan,
         plan=plan,
         d=d,
-        baseline=gate_name,
+        baseline=baseline,
         est=est,
         reps=reps,
         rep=rep,
         confidence=confidence,
         margin=margin,
     )
+    if two is not None:
+        gate = two_run_gate(gate, two, baseline_run)
     return Report(
         generator=_generator(),
         settings=ReportSettings(
@@ -304,6 +311,7 @@ def build_report(
             method=METHOD,
             unit=d.unit_kind,  # type: ignore[arg-type]
             baseline=baseline,
+            baseline_label=None if two is None else label_of(baseline_run),
             candidates=gated,
             gate_categories=gate_categories,
         ),
@@ -318,40 +326,9 @@ def build_report(
         ),
         leaderboard=rows,
         pairwise=pairwise,
-        gate=gate.model_copy(update={"ungated": ungated, "baseline_run": baseline_run}),
+        gate=gate,
         warnings=_warnings(d),
     )
-
-
-def _two_runs(
-    runs: list[EvalRun],
-    base: list[EvalRun],
-    baseline: str | None,
-    candidates: Sequence[str] | None,
-    baseline_run: BaselineRun | None,
-) -> tuple[list[EvalRun], list[tuple[str, str]], list[str]]:
-    """Both runs' records, the (model, model @ label) pairs gated, the ungated models."""
-    if baseline is not None:
-        raise UsageError(
-            "`baseline` and `baseline_runs` together: use `baseline` to gate models of "
-            "one run against one of them, or `baseline_runs` to gate each model against "
-            "its own run in a second set of results, not both"
-        )
-    label = baseline_run.label if baseline_run else "baseline"
-    ours = {r.model_id for r in runs}
-    theirs = {r.model_id for r in base}
-    shared = sorted(ours & theirs)
-    if candidates:
-        for c in [candidates] if isinstance(candidates, str) else candidates:
-            if c not in shared:
-                raise UsageError(
-                    f"candidate {c!r} is not in both runs; models in both: "
-                    f"{', '.join(shared) or '(none)'}"
-                )
-        shared = [m for m in shared if m in candidates]
-    renamed = [dataclasses.replace(r, model_id=f"{r.model_id} @ {label}") for r in base]
-    pairs = [(m, f"{m} @ {label}") for m in shared]
-    return [*runs, *renamed], pairs, sorted(ours ^ theirs)
 
 
 def _mean_intervals(

@@ -230,7 +230,8 @@ def _diagnose(runs: Sequence[EvalRun]) -> None:
                 f"a second record for the same {what} {_describe(i, run)}",
                 record=i + 1,
                 field="item_id" if item_level else "task_id",
-                fix="remove the duplicate, or number repeated samples with `sample`",
+                fix="remove the duplicate, number repeated samples with `sample`, or "
+                "give a second run of the same model as `baseline_runs`",
             )
         seen.add(key)
         ikey = (run.model_id, run.task_id, run.item_id)

@@ -64,25 +64,19 @@ class PlannedComparison:
 def plan_gate(
     plan: EstimatePlan,
     d: Design,
-    baseline: str | None,
-    candidates: list[str],
+    pairs: list[tuple[str, str]],
     categories: bool,
-    *,
-    pairs: list[tuple[str, str]] | None = None,
 ) -> list[PlannedComparison]:
     """Register the estimates every gated comparison needs.
 
-    ``pairs`` (candidate, baseline) replaces ``baseline`` and ``candidates`` when each
-    candidate has its own baseline (a model gated against its baseline-run self).
+    `pairs` holds ``(candidate, baseline)`` model ids: one baseline for every candidate
+    within one run, or each model's own row of a baseline run.
     """
-    if pairs is None:
-        if baseline is None:
-            return []
-        pairs = [(name, baseline) for name in candidates]
     item_cat = np.array(d.task_category, dtype=object)[d.item_task]
     out = []
     for name, base_name in pairs:
-        c, base = d.models.index(name), d.models.index(base_name)
+        c = d.models.index(name)
+        base = d.models.index(base_name)
         scopes: list[str | None] = [None]
         if categories and len(d.categories) > 1:
             shared = d.present[:, c] & d.present[:, base]

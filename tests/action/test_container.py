@@ -232,3 +232,32 @@ def test_container__reads_every_input_format(image: list[str]) -> None:
         _sh("buildah", "rm", ctr)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "True"
+
+
+def test_container__baseline_results_gate_each_model_against_its_own_run(
+    image: list[str], tmp_path: Path, api: FakeGitHub
+) -> None:
+    job = make_job(tmp_path, api, baseline="")
+    pr = job.workspace / "results" / "evals.jsonl"
+    main_run = job.workspace / "main-results" / "evals.jsonl"
+    main_run.parent.mkdir(parents=True)
+    main_run.write_text(pr.read_text())
+    lowered = []
+    for line in pr.read_text().splitlines():
+        record = json.loads(line)
+        if record["model_id"] == "model-1":  # the pull request's change hurts model-1
+            record["score"] = max(0.0, record["score"] - 0.2)
+        lowered.append(json.dumps(record))
+    pr.write_text("\n".join(lowered) + "\n")
+    job.inputs |= {"BASELINE-RESULTS": "main-results/*.jsonl", "BASELINE-LABEL": "main"}
+    res = run_container(image, job)
+    assert res.returncode == 1, res.stdout + res.stderr
+    (comment,) = api.comments(7)
+    assert "**Baseline run**: **main**" in comment["body"]
+    report = json.loads((job.workspace / job.outputs()["report"]).read_text())
+    by = {c["candidate"]: c for c in report["gate"]["comparisons"]}
+    assert set(by) == {"model-0", "model-1", "model-2"}
+    assert by["model-1"]["baseline"] == "model-1 @ main"
+    assert by["model-1"]["regressed"]
+    assert not by["model-0"]["regressed"]
+    assert report["gate"]["baseline_run"]["label"] == "main"

@@ -96,6 +96,7 @@ def test_report_help__lists_every_contract_option(
     for option in (
         "--baseline", "--candidate", "--confidence", "--resamples", "--seed", "--margin",
         "--json", "--markdown", "--format", "--gate-categories", "model_id", "score",
+        "--baseline-results", "--baseline-label",
     ):  # fmt: skip
         assert option in out
 
@@ -112,6 +113,8 @@ def test_report__prints_markdown_and_passes_options(
     assert err == ""
     assert fake_core["kwargs"] == {
         "baseline": "base",
+        "baseline_runs": None,
+        "baseline_run": None,
         "candidates": ["cand"],
         "confidence": 0.9,
         "resamples": 200,
@@ -127,6 +130,8 @@ def test_report__defaults(data: Path, fake_core: dict[str, Any]) -> None:
     assert main(["report", str(data)]) == 0
     assert fake_core["kwargs"] == {
         "baseline": None,
+        "baseline_runs": None,
+        "baseline_run": None,
         "candidates": None,
         "confidence": 0.95,
         "resamples": 10000,

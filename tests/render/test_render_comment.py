@@ -83,6 +83,7 @@ def test_verdict__no_regression_names_the_closest_candidate() -> None:
     data = golden_report().model_dump()
     data["gate"]["comparisons"][1].update(ci_lo=-0.030, ci_hi=0.002, regressed=False)
     data["gate"]["regressed"] = False
+    data["gate"]["status"] = "no_regression"
     data["settings"]["margin"] = 0.0
     line = first_line(render_comment(Report.model_validate(data), CTX))
     assert line.startswith(
@@ -144,6 +145,7 @@ def test_verdict__agrees_with_report_regressed() -> None:
     data = golden_report().model_dump()
     data["gate"]["comparisons"][1]["regressed"] = False
     data["gate"]["regressed"] = False
+    data["gate"]["status"] = "no_regression"
     assert first_line(render_comment(Report.model_validate(data))).startswith("🟢")
 
 

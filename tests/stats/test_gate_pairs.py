@@ -49,13 +49,14 @@ def test_build_report__baseline_runs__models_in_one_run_only_are_ungated() -> No
     pr = [r for r in make_runs(models=3, tasks=10) if r.model_id != "model-0"]
     report = build_report(pr, baseline_runs=base, resamples=200)
     assert [c.candidate for c in report.gate.comparisons] == ["model-1"]
-    assert report.gate.ungated == ["model-0", "model-2"]
+    # leaderboard ids: a model only in the baseline run is named by its row
+    assert report.gate.ungated == ["model-0 @ baseline", "model-2"]
     assert report.gate.baseline == "baseline"
 
 
 def test_build_report__baseline_and_baseline_runs__refused_naming_both() -> None:
     runs = make_runs(tasks=5)
-    with pytest.raises(UsageError, match="`baseline` and `baseline_runs` together"):
+    with pytest.raises(UsageError, match="`baseline` and `baseline_runs` exclude"):
         build_report(runs, baseline="model-0", baseline_runs=runs, resamples=200)
 
 

@@ -1,0 +1,77 @@
+"""The comment of a two-run report: the verdict, the baseline-run line, ungated models."""
+
+from __future__ import annotations
+
+import re
+
+from leaderboard import EvalRun, build_report
+from leaderboard.render import CommentContext, render_comment
+from leaderboard.report import BaselineRun, Report
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+def _runs(models: tuple[str, ...], drop: dict[str, float] | None = None) -> list[EvalRun]:
+    drop = drop or {}
+    return [
+        EvalRun(m, f"t{t}", 0.3 + 0.05 * t + 0.01 * (t % 3) * (j % 3) - drop.get(m, 0.0))
+        for j, m in enumerate(models)
+        for t in range(8)
+    ]
+
+
+def _report(pr: list[EvalRun], main: list[EvalRun], label: str = "main") -> Report:
+    run = BaselineRun(label=label, source="results", branch="main", commit="1a2b3c4" * 5)
+    return build_report(pr, baseline_runs=main, baseline_run=run, resamples=500)
+
+
+def _comment(report: Report) -> str:
+    return render_comment(report, CommentContext(head_sha=SHA))
+
+
+def test_comment__two_runs_without_regression_name_the_baseline_run() -> None:
+    text = _comment(_report(_runs(("a", "b")), _runs(("a", "b"))))
+    first = text.splitlines()[0]
+    assert first.startswith("🟢 **No regression** for `0123456`: no model is reliably")
+    assert "its own row in the baseline run **main**" in first
+    assert "**Baseline run**: **main** (branch main, commit `1a2b3c4`)." in text
+    assert "Not gated" not in text
+    assert "None" not in text
+
+
+def test_comment__a_regressed_model_is_named_with_its_baseline_row() -> None:
+    text = _comment(_report(_runs(("a", "b"), {"b": 0.2}), _runs(("a", "b"))))
+    first = text.splitlines()[0]
+    assert first.startswith("🔴 **Regression** for `0123456`: **b** is below **b @")
+    assert "main**" in first
+    assert "| b 🔴 regressed |" in text
+
+
+def test_comment__ungated_models_are_listed_in_one_line() -> None:
+    text = _comment(_report(_runs(("a", "new")), _runs(("a", "old"))))
+    [line] = [x for x in text.splitlines() if x.startswith("**Baseline run**")]
+    assert line.endswith("Not gated (in one run only): new, old @\N{WORD JOINER} main.")
+
+
+def test_comment__many_ungated_models_are_cut_with_a_count() -> None:
+    pr = _runs(("a", *(f"n{i:02d}" for i in range(30))))
+    text = _comment(_report(pr, _runs(("a",))))
+    [line] = [x for x in text.splitlines() if x.startswith("**Baseline run**")]
+    assert "n19" in line
+    assert "n20" not in line
+    assert line.endswith("and 10 more.")
+
+
+def test_comment__no_shared_model_is_not_gated_and_never_a_pass() -> None:
+    text = _comment(_report(_runs(("a",)), _runs(("b",))))
+    first = text.splitlines()[0]
+    assert first.startswith("⚪ **Not gated** for `0123456`: no model id is in both runs")
+    assert "🟢" not in text
+
+
+def test_comment__a_label_is_escaped_like_any_id() -> None:
+    text = _comment(_report(_runs(("a",)), _runs(("a",)), label="*x* <b> @team"))
+    text = re.sub(r"```text\n.*?```", "", text, flags=re.S)  # the plot: a code block
+    assert "<b>" not in text
+    assert "@team" not in text
+    assert "*x*" not in text
