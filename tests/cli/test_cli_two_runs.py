@@ -113,7 +113,7 @@ def test_report__a_planted_drop_in_the_pull_request_run_exits_1(
     argv = ["report", str(pr), "--baseline-results", str(base), "--baseline-label", "main"]
     assert main([*argv, "--resamples", "500"]) == 1
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith("🔴 **Regression**: **b** is below **b @")
+    assert first.startswith("🔴 **Regression**: **b** vs **b @")
     assert "**a**" not in first
 
 
