@@ -304,10 +304,13 @@ def _compute(
             task_weights=settings.task_weights,
         )
     second = choice is not None and choice.runs is not None
+    # `candidates` narrow a gate; with history-branch there is none on a push, or when
+    # no kept run could be read.
+    gated = settings.baseline is not None or second
     report = build_report(
         runs,
         baseline=settings.baseline,
-        candidates=list(settings.candidates) or None,
+        candidates=(list(settings.candidates) or None) if gated else None,
         confidence=settings.confidence,
         resamples=settings.resamples,
         seed=settings.seed,
