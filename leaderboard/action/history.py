@@ -310,7 +310,7 @@ class History:
             )
         self.api.retrier.reset()
         head = self.api.head(self.branch)  # EmptyRepository before any write
-        _, parents = self.api.commit(commit) if _is_sha(commit) else ("", [])
+        parents = self._parents(commit)
         records_sha = self.api.create_blob(records)
         report_sha = self.api.create_blob(report)
         for attempt in range(1, STORE_ATTEMPTS + 1):
@@ -342,6 +342,17 @@ class History:
             0,
             f"the branch kept moving ({STORE_ATTEMPTS} attempts)",
         )
+
+    def _parents(self, commit: str) -> list[str]:
+        """The stored commit's parents, for the index; none when it cannot be read."""
+        if not _is_sha(commit):
+            return []
+        try:
+            return self.api.commit(commit)[1]
+        except GitDataError as exc:
+            if exc.status in (404, 422):
+                return []
+            raise
 
     def _commit(
         self,

@@ -25,7 +25,13 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from leaderboard.action.baseline import Api, Choice, choose_baseline, git_client, store_push
+from leaderboard.action.baseline import (
+    Api,
+    Choice,
+    choose_baseline,
+    git_client,
+    store_push,
+)
 from leaderboard.action.event import Target, read_event, resolve_target
 from leaderboard.action.runner import Log, append_summary, write_outputs
 from leaderboard.action.settings import Settings
@@ -135,9 +141,7 @@ def run(
     _log_verdict(report, log, failing=settings.fail_on_regression)
     append_summary(settings.summary_path, summary)
     if runs is not None and settings.history_branch is not None:
-        drift = store_push(settings, event, api=git, report=report, runs=runs, log=log)
-        if drift:
-            append_summary(settings.summary_path, log.redact(drift))
+        _store(settings, event, git=git, report=report, runs=runs, log=log)
     write_outputs(
         settings.output_path,
         {
@@ -304,10 +308,13 @@ def _compute(
             task_weights=settings.task_weights,
         )
     second = choice is not None and choice.runs is not None
+    # `candidates` narrow a gate; with history-branch there is none on a push, or when
+    # no kept run could be read.
+    gated = settings.baseline is not None or second
     report = build_report(
         runs,
         baseline=settings.baseline,
-        candidates=list(settings.candidates) or None,
+        candidates=(list(settings.candidates) or None) if gated else None,
         confidence=settings.confidence,
         resamples=settings.resamples,
         seed=settings.seed,
@@ -472,6 +479,29 @@ def _post(
         return None
     log.info(f"comment: {url}")
     return url
+
+
+def _store(
+    settings: Settings,
+    event: Mapping[str, Any],
+    *,
+    git: Api,
+    report: Report,
+    runs: list[EvalRun],
+    log: Log,
+) -> None:
+    """Keep a push's run; a failure, even a bug, is one warning, never the job's status."""
+    try:
+        drift = store_push(settings, event, api=git, report=report, runs=runs, log=log)
+    except Exception:  # a bug while storing must not change the gate's exit status
+        _print_traceback(log)
+        log.warning(
+            "run not stored: internal error (a bug in leaderboard-action; traceback above)",
+            title="leaderboard: history",
+        )
+        return
+    if drift:
+        append_summary(settings.summary_path, log.redact(drift))
 
 
 def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:

@@ -266,3 +266,28 @@ def test_history__workflow_run_half__reads_the_base_from_the_pull_request(
     assert second.gate["baseline_run"]["commit"] == c1
     (comment,) = github_api.comments(8)
     assert f"model-2 @ main {c1[:7]}" in comment["body"]
+
+
+def test_history__candidates_with_history__push_stores_and_pull_request_narrows(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    c1 = Repo(github_api).commit()
+    push = act(
+        tmp_path,
+        github_api,
+        event_name="push",
+        event=push_event(c1),
+        results=records(),
+        candidates="model-2",
+    )
+    assert push.code == 0, push.log
+    pr = act(
+        tmp_path,
+        github_api,
+        event_name="pull_request",
+        event=pr_event(c1),
+        results=records(),
+        candidates="model-2",
+    )
+    assert pr.code == 0, pr.log
+    assert [c["candidate"] for c in pr.gate["comparisons"]] == ["model-2"]

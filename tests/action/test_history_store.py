@@ -263,3 +263,25 @@ def test_history_store__run_past_1mb__read_back_through_the_blob_api(
     (contents,) = [r for r in github_api.calls("get_contents") if "records" in r.path]
     assert contents.status == 200
     assert len(github_api.calls("git_get_blob")) == 1  # no content in JSON past 1 MB
+
+
+def test_history__a_bug_while_storing__one_warning_and_the_gates_status(
+    tmp_path: Path, github_api: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_a: object, **_k: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(History, "store", broken)
+    c1 = Repo(github_api).commit()
+    push = act(
+        tmp_path,
+        github_api,
+        event_name="push",
+        event={"ref": "refs/heads/main", "repository": {"default_branch": "main"}},
+        sha=c1,
+        results=records(),
+        baseline="model-2",
+    )
+    assert push.code == 1  # model-0 regressed against model-2: the gate decides
+    (warning,) = [a for a in push.annotations() if a[0] == "warning"]
+    assert "internal error" in warning[2]

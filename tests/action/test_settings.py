@@ -314,3 +314,37 @@ def test_docs_url__none_without_the_action_repository_and_ref(
     extra: dict[str, str],
 ) -> None:
     assert Settings.from_env(env() | extra).docs_url is None
+
+
+@pytest.mark.parametrize(
+    "raw", ["../x", "a..b", "-x", "x/", "x.lock", "a b", "x//y", "a/.b", "x" * 201]
+)
+def test_settings__history_branch_not_a_plain_branch_name__refused(raw: str) -> None:
+    with pytest.raises(UsageError, match="history-branch: must be a branch name"):
+        Settings.from_env({"INPUT_RESULTS": "r.jsonl", "INPUT_HISTORY-BRANCH": raw})
+
+
+def test_settings__history_inputs__parsed_with_defaults() -> None:
+    off = Settings.from_env({"INPUT_RESULTS": "r.jsonl"})
+    assert (off.history_branch, off.history_keep) == (None, 50)
+    on = Settings.from_env(
+        {
+            "INPUT_RESULTS": "r.jsonl",
+            "INPUT_HISTORY-BRANCH": "leaderboard/history-v1",
+            "INPUT_HISTORY-KEEP": "3",
+        }
+    )
+    assert (on.history_branch, on.history_keep) == ("leaderboard/history-v1", 3)
+    with pytest.raises(UsageError, match="history-keep: must be between 1 and 1000"):
+        Settings.from_env({"INPUT_RESULTS": "r.jsonl", "INPUT_HISTORY-KEEP": "0"})
+
+
+def test_settings__baseline_results_with_baseline__refused_naming_which_to_use() -> None:
+    with pytest.raises(UsageError, match="baseline-results: given together with baseline"):
+        Settings.from_env(
+            {
+                "INPUT_RESULTS": "r.jsonl",
+                "INPUT_BASELINE": "m",
+                "INPUT_BASELINE-RESULTS": "b.jsonl",
+            }
+        )
