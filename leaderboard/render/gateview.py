@@ -126,13 +126,13 @@ def gate_line(gate: Gate, confidence: float) -> str:
         level = f"{pct(each)} interval"
     margin = gate.comparisons[0].margin if gate.comparisons else 0.0
     tol = f"; a drop counts beyond the margin of {num(margin)}" if margin else ""
-    line = f"**Gate**: candidate \N{MINUS SIGN} **{base}**, {level}{tol}."
-    line += baseline_run_text(gate)
-    if gate.ungated:
-        names = ", ".join(esc_id(m) for m in gate.ungated[:5])
-        more = f" and {count(len(gate.ungated) - 5)} more" if len(gate.ungated) > 5 else ""
-        line += f" Not gated, in one run only: {names}{more}."
-    return line
+    if gate.baseline_run is not None:  # two runs: the models in one run only are
+        # listed by the baseline-run line under the gate
+        base = f"its own row in the baseline run **{esc_id(gate.baseline_run.label)}**"
+    else:
+        base = f"**{base}**"
+    line = f"**Gate**: candidate \N{MINUS SIGN} {base}, {level}{tol}."
+    return line + baseline_run_text(gate)
 
 
 def flips_text(f: Flips | None) -> str | None:

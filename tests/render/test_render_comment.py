@@ -468,10 +468,14 @@ def test_comment__gate_line_names_the_baseline_run_and_ungated_models() -> None:
     data["gate"]["ungated"] = ["new-model", "@dropped"]
     comment = render_comment(Report.model_validate(data))
     gate_line = next(line for line in comment.splitlines() if line.startswith("**Gate**"))
+    assert "its own row in the baseline run **main 1a2b3c4**" in gate_line
     assert gate_line.endswith(
         " Baseline: the run stored for `1a2b3c4`, on `main`, 2 commits behind the base."
-        " Not gated, in one run only: new-model, @\u2060dropped."
     )
+    # the models in one run only are named once, in the baseline-run line
+    [run_line] = [x for x in comment.splitlines() if x.startswith("**Baseline run**")]
+    assert run_line.endswith("Not gated (in one run only): new-model, @\u2060dropped.")
+    assert comment.count("new-model") == 1
     assert "Baseline:" not in first_line(comment)
 
 

@@ -32,8 +32,8 @@ def _comment(report: Report) -> str:
 def test_comment__two_runs_without_regression_name_the_baseline_run() -> None:
     text = _comment(_report(_runs(("a", "b")), _runs(("a", "b"))))
     first = text.splitlines()[0]
-    assert first.startswith("🟢 **No regression** for `0123456`: no model is reliably")
-    assert "its own row in the baseline run **main**" in first
+    assert first.startswith("🟢 **No regression** for `0123456`: **a** vs **a @")
+    assert "**a** vs **a @\N{WORD JOINER} main**" in first
     assert "**Baseline run**: **main** (branch main, commit `1a2b3c4`)." in text
     assert "Not gated" not in text
     assert "None" not in text
@@ -42,9 +42,9 @@ def test_comment__two_runs_without_regression_name_the_baseline_run() -> None:
 def test_comment__a_regressed_model_is_named_with_its_baseline_row() -> None:
     text = _comment(_report(_runs(("a", "b"), {"b": 0.2}), _runs(("a", "b"))))
     first = text.splitlines()[0]
-    assert first.startswith("🔴 **Regression** for `0123456`: **b** is below **b @")
+    assert first.startswith("🔴 **Regression** for `0123456`: **b** vs **b @")
     assert "main**" in first
-    assert "| b 🔴 regressed |" in text
+    assert "| 4 | b 🔴 |" in text
 
 
 def test_comment__ungated_models_are_listed_in_one_line() -> None:
@@ -65,7 +65,8 @@ def test_comment__many_ungated_models_are_cut_with_a_count() -> None:
 def test_comment__no_shared_model_is_not_gated_and_never_a_pass() -> None:
     text = _comment(_report(_runs(("a",)), _runs(("b",))))
     first = text.splitlines()[0]
-    assert first.startswith("⚪ **Not gated** for `0123456`: no model id is in both runs")
+    assert first.startswith("🟡 **Cannot tell** for `0123456`: no model id is in both runs")
+    assert "Not a pass." in first
     assert "🟢" not in text
 
 
