@@ -55,6 +55,8 @@ def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
             for block in _line_blocks(handle, shown):
                 for raw in block:
                     number += 1
+                    if not raw:
+                        continue
                     run = fast_record(raw, intern, plans)
                     if run is not None:
                         yield number, run
@@ -83,9 +85,11 @@ def load_jsonl(
             for block in _line_blocks(handle, shown):
                 for raw in block:
                     number += 1
+                    if not raw:
+                        continue
                     run = fast_record(raw, intern, plans)
                     if run is None:
-                        if not raw or raw.isspace():
+                        if raw.isspace():
                             continue
                         run = _jsonl_line(raw, shown, number, intern, keys_seen)
                     append(run)
@@ -115,6 +119,8 @@ def _line_blocks(handle: IO[bytes], shown: str) -> Iterator[list[bytes]]:
             long = next(i for i, line in enumerate(lines) if len(line) > cap)
             raise line_too_long(shown, seen + long + 1)
         seen += len(lines)
+        if seen > reading.MAX_LINES:
+            raise reading.too_many_lines(shown)
         yield lines
     if carry:
         yield [carry]

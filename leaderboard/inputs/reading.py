@@ -39,6 +39,8 @@ MAX_DOCUMENT = 128 * 2**20
 MAX_CONTAINERS = 1_000_000
 #: Records of one run, all files together.
 MAX_RECORDS = 2_000_000
+#: Lines of one file (blank ones too: a gzip of newlines is a time bomb otherwise).
+MAX_LINES = 4 * MAX_RECORDS
 FIELDS = (
     "model_id",
     "task_id",
@@ -307,11 +309,22 @@ def iter_lines(handle: IO[bytes], shown: str) -> Iterator[tuple[int, bytes]]:
     number = 0
     while raw := readline(MAX_LINE + 1):
         number += 1
+        if number > MAX_LINES:
+            raise too_many_lines(shown)
         if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
             raise line_too_long(shown, number)
         if number == 1 and raw.startswith(UTF8_BOM):
             raw = raw[3:]
         yield number, raw
+
+
+def too_many_lines(shown: str) -> InputError:
+    """The refusal of a file over `MAX_LINES` lines."""
+    return InputError(
+        f"has more than {MAX_LINES:,} lines",
+        file=shown,
+        fix="split the results into several files, and drop blank lines",
+    )
 
 
 def line_too_long(shown: str, number: int) -> InputError:
