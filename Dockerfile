@@ -14,9 +14,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # A venv: Debian's interpreter refuses pip into the system (PEP 668); works on both bases.
+# Every wheel is checked against its pinned hash: what runs is what was tested.
 COPY docker/requirements.txt /app/requirements.txt
 RUN python3 -m venv /opt/venv \
-    && /opt/venv/bin/pip install --no-cache-dir --only-binary=:all: -r /app/requirements.txt
+    && /opt/venv/bin/pip install --no-cache-dir --require-hashes --only-binary=:all: \
+       -r /app/requirements.txt
 
 # The package runs from /app (entrypoint.py puts /app first on sys.path): the renderer
 # finds templates/ next to leaderboard/.

@@ -361,6 +361,12 @@ def _fail(message: str) -> None:
     sys.stderr.flush()
 
 
+OUT_OF_MEMORY = (
+    "ran out of memory: the input is larger than this machine can hold; lower "
+    "--resamples, compare fewer models, or split the records into several reports"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0, 1 or 2)."""
     parser = build_parser()
@@ -376,3 +382,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LeaderboardError as exc:
         _fail(str(exc))
         return exc.exit_code
+    except MemoryError:
+        _fail(OUT_OF_MEMORY)
+        return 2

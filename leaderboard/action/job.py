@@ -133,6 +133,13 @@ def run(
         report_path = _write_report(settings, report)
     except LeaderboardError as exc:
         return report_failure(settings, commenter, target, exc, log)
+    except MemoryError:
+        problem = UsageError(
+            "ran out of memory: the results are larger than this runner can hold; "
+            "lower resamples, compare fewer models, or split the results into "
+            "several leaderboards (comment-header)"
+        )
+        return report_failure(settings, commenter, target, problem, log)
     except Exception:
         with contextlib.suppress(Exception):  # the original exception is what matters
             report_failure(settings, commenter, target, None, log)

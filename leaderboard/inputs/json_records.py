@@ -15,17 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
+from leaderboard.inputs import reading
 from leaderboard.inputs.reading import (
-    MAX_DOCUMENT,
     BigInt,
     FieldProblem,
     Intern,
     Place,
     _gzip_error,
     _make_run,
+    check_document,
     check_keys,
     check_text,
-    iter_lines,
     open_binary,
     printable,
     relocate,
@@ -157,15 +157,10 @@ def iter_json(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
     handle = open_binary(path, shown)
     try:
         with handle:
-            data = handle.read(MAX_DOCUMENT + 1)
+            data = handle.read(reading.MAX_DOCUMENT + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise _gzip_error(shown, exc) from None
-    if len(data) > MAX_DOCUMENT:
-        raise InputError(
-            f"is a JSON document over {MAX_DOCUMENT // 2**20} MiB",
-            file=shown,
-            fix="write large runs as JSON Lines (.jsonl), which is read a line at a time",
-        )
+    check_document(data, shown)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -251,67 +246,3 @@ def _record_array(doc: object, shown: str) -> list[Any]:
         file=shown,
         fix="give an array of record objects",
     )
-
-
-def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
-    """Records of a JSON Lines file, one object a line; blank lines are skipped."""
-    keys_seen: dict[tuple[str, ...], Any] = {}
-    number = 0
-    handle = open_binary(path, shown)
-    try:
-        with handle:
-            for number, raw in iter_lines(handle, shown):
-                if raw.isspace() or not raw:
-                    continue
-                yield number, _jsonl_line(raw, shown, number, intern, keys_seen)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise _gzip_error(shown, exc, number + 1) from None
-
-
-def _jsonl_line(
-    raw: bytes,
-    shown: str,
-    number: int,
-    intern: Intern,
-    keys_seen: dict[tuple[str, ...], Any],
-) -> EvalRun:
-    try:
-        text = raw.decode("utf-8").rstrip("\r\n")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-            file=shown,
-            line=number,
-            fix="save the file as UTF-8",
-        ) from None
-    try:
-        obj = loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"is not valid JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}",
-            file=shown,
-            line=number,
-            fix="write one complete JSON object per line, "
-            "with no line breaks inside a record",
-        ) from None
-    except DuplicateKeyError as exc:
-        raise InputError(
-            "appears twice in one record",
-            file=shown,
-            line=number,
-            field=printable(exc.key),
-            fix="keep one value per field",
-        ) from None
-    except RecursionError:
-        raise InputError(
-            "is nested too deeply to be an eval record",
-            file=shown,
-            line=number,
-            fix="write flat record objects",
-        ) from None
-    try:
-        return run_from_object(obj, intern, keys_seen)
-    except FieldProblem as problem:
-        raise problem.at(shown, line=number) from None
-    except InputError as err:
-        raise relocate(err, shown, line=number) from None

@@ -7,10 +7,12 @@ them into `EvalRun` records; `sources.check_runs` checks them across files.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import os
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from leaderboard.errors import UsageError
 from leaderboard.inputs.frameworks import TASK_WEIGHTS, FormatWarning, ReadOptions
@@ -76,11 +78,12 @@ def load_runs(
         )
     wanted = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     options = ReadOptions(metrics=wanted, task_weights=task_weights)
-    runs, sources = collect(paths, format, options, root=root)
-    if task_weights == "items":
-        runs = _weigh_by_items(runs)
-    canonical_sort(runs)
-    check_runs(runs, sources)
+    with _no_cyclic_gc():
+        runs, sources = collect(paths, format, options, root=root)
+        if task_weights == "items":
+            runs = _weigh_by_items(runs)
+        canonical_sort(runs)
+        check_runs(runs, sources)
     return runs
 
 
@@ -96,6 +99,23 @@ def _weigh_by_items(runs: list[EvalRun]) -> list[EvalRun]:
         else dataclasses.replace(run, weight=run.weight * len(items[run.task_id]))
         for run in runs
     ]
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle collector while records are read.
+
+    A million records are a million long-lived objects: each collection of the
+    oldest generation walks all of them (a third of the loading time). Records hold
+    no cycles, so reference counting frees everything that is dropped meanwhile.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def load_runs_noting(

@@ -19,7 +19,7 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.records import EvalRun
@@ -28,7 +28,19 @@ GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 64 * 1024
 MAX_LINE = 16 * 2**20  # no eval record is this long; a longer "line" is a wrong file
-MAX_DOCUMENT = 2**30  # a .json document is parsed whole; beyond this, use JSON Lines
+# Limits that keep a small hostile artifact (a gzip bomb, `[{},{},...]`, a million
+# models) from exhausting a runner's memory; each refusal says what to do instead.
+#: Bytes read from one file, after decompression (JSON Lines and CSV stream).
+MAX_DECOMPRESSED = 2**30
+#: Bytes of one document parsed whole (a .json file, a framework log or member).
+MAX_DOCUMENT = 128 * 2**20
+#: Objects and arrays in one document parsed whole (a record object costs ~400 bytes
+#: parsed; `[{},{},...]` 64 bytes for every 3 of text).
+MAX_CONTAINERS = 1_000_000
+#: Records of one run, all files together.
+MAX_RECORDS = 2_000_000
+#: Lines of one file (blank ones too: a gzip of newlines is a time bomb otherwise).
+MAX_LINES = 4 * MAX_RECORDS
 FIELDS = (
     "model_id",
     "task_id",
@@ -163,7 +175,7 @@ def open_binary(path: Path, shown: str) -> IO[bytes]:
         ) from None
     if magic == GZIP_MAGIC:
         handle.close()
-        return cast(IO[bytes], gzip.open(path, "rb"))
+        return cast(IO[bytes], Capped(cast(IO[bytes], gzip.open(path, "rb")), shown))
     if magic and path.name.lower().endswith(".gz"):
         handle.close()
         raise InputError(
@@ -172,6 +184,110 @@ def open_binary(path: Path, shown: str) -> IO[bytes]:
             fix="compress it with gzip, or drop the .gz suffix",
         )
     return handle
+
+
+class Capped:
+    """A binary stream that refuses to give more than `limit` bytes in all.
+
+    Wraps a decompressing stream: a gzip bomb stops at the limit with a message,
+    whatever its compressed size.
+    """
+
+    def __init__(self, raw: IO[bytes], shown: str, limit: int | None = None) -> None:
+        self.limit = MAX_DECOMPRESSED if limit is None else limit
+        self.raw, self.shown, self.left = raw, shown, self.limit
+
+    def _count(self, data: bytes) -> bytes:
+        self.left -= len(data)
+        if self.left < 0:
+            raise too_big(self.shown, self.limit)
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0 or size > self.left + 1:
+            size = self.left + 1
+        return self._count(self.raw.read(size))
+
+    def readline(self, size: int = -1) -> bytes:
+        if size < 0 or size > self.left + 1:
+            size = self.left + 1
+        return self._count(self.raw.readline(size))
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.raw.seek(offset, whence)
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> Capped:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def size_text(size: int) -> str:
+    """``256 MiB``, or bytes below a MiB."""
+    return f"{size // 2**20:,} MiB" if size >= 2**20 else f"{size:,} bytes"
+
+
+def too_big(shown: str, limit: int, what: str = "after decompression") -> InputError:
+    """The refusal of a file (or member) over `limit` bytes."""
+    return InputError(
+        f"holds more than {size_text(limit)} {what}",
+        file=shown,
+        fix="split the results into smaller files (JSON Lines is read a line at a "
+        "time), or check that the file is what the eval runner wrote",
+    )
+
+
+def parse_document(data: bytes | str, shown: str, what: str = "document") -> Any:
+    """Parse one JSON document read whole, refusing what would not fit in memory.
+
+    `data` is at most `MAX_DOCUMENT` bytes (the caller reads one byte more and passes
+    it on, so a longer one is refused here). Parsed JSON takes up to ~25 times its
+    text (`[{},{},...]`), so the objects and arrays are counted first (quoted braces
+    count too: an over-estimate). A document nested deeper than Python's recursion
+    limit is refused, never a crash.
+
+    Raises
+    ------
+    InputError
+        Too long, too many containers, nested too deeply, or not JSON (``ValueError``
+        is left to the caller, which knows what to advise).
+    """
+    check_document(data, shown, what)
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise nested_too_deeply(shown) from None
+
+
+def check_document(data: bytes | str, shown: str, what: str = "document") -> None:
+    """Refuse a document too long, or with too many objects and arrays, to parse whole."""
+    if len(data) > MAX_DOCUMENT:
+        raise too_big(shown, MAX_DOCUMENT, f"as one JSON {what}")
+    if isinstance(data, str):
+        containers = data.count("{") + data.count("[")
+    else:
+        containers = data.count(b"{") + data.count(b"[")
+    if containers > MAX_CONTAINERS:
+        raise InputError(
+            f"holds more than {MAX_CONTAINERS:,} JSON objects and arrays in one "
+            f"{what}, more than fits in memory",
+            file=shown,
+            fix="write records as JSON Lines (.jsonl), one record a line",
+        )
+
+
+def nested_too_deeply(shown: str, line: int | None = None) -> InputError:
+    """The refusal of a JSON value nested deeper than Python can parse."""
+    return InputError(
+        "is nested too deeply to be read (thousands of levels of [ or {)",
+        file=shown,
+        line=line,
+        fix="check that the file is what the eval runner wrote",
+    )
 
 
 def _gzip_error(shown: str, exc: BaseException, line: int | None = None) -> InputError:
@@ -193,16 +309,32 @@ def iter_lines(handle: IO[bytes], shown: str) -> Iterator[tuple[int, bytes]]:
     number = 0
     while raw := readline(MAX_LINE + 1):
         number += 1
+        if number > MAX_LINES:
+            raise too_many_lines(shown)
         if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            raise InputError(
-                f"is longer than {MAX_LINE // 2**20} MiB",
-                file=shown,
-                line=number,
-                fix="write one record a line; check that the file is JSON Lines or CSV",
-            )
+            raise line_too_long(shown, number)
         if number == 1 and raw.startswith(UTF8_BOM):
             raw = raw[3:]
         yield number, raw
+
+
+def too_many_lines(shown: str) -> InputError:
+    """The refusal of a file over `MAX_LINES` lines."""
+    return InputError(
+        f"has more than {MAX_LINES:,} lines",
+        file=shown,
+        fix="split the results into several files, and drop blank lines",
+    )
+
+
+def line_too_long(shown: str, number: int) -> InputError:
+    """The refusal of a line over `MAX_LINE` bytes."""
+    return InputError(
+        f"is longer than {size_text(MAX_LINE)}",
+        file=shown,
+        line=number,
+        fix="write one record a line; check that the file is JSON Lines or CSV",
+    )
 
 
 def read_head(path: Path, shown: str, size: int = HEAD_BYTES) -> bytes:

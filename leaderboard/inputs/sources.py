@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import itertools
 import logging
 import os
 import sys
@@ -23,8 +24,10 @@ from leaderboard.inputs import frameworks
 from leaderboard.inputs.csv_records import iter_csv
 from leaderboard.inputs.frameworks import FormatWarning, ReadOptions
 from leaderboard.inputs.globbing import expand_glob
-from leaderboard.inputs.json_records import iter_json, iter_jsonl
+from leaderboard.inputs.json_records import iter_json
+from leaderboard.inputs.jsonl_records import iter_jsonl, load_jsonl
 from leaderboard.inputs.reading import (
+    MAX_RECORDS,
     FieldProblem,
     Place,
     check_text,
@@ -227,13 +230,24 @@ def collect(
     for found in expand(paths, root=root):
         source = dataclasses.replace(found, reader=_reader_for(found, fmt), options=options)
         before = len(runs)
-        if source.reader in _READERS:
-            runs.extend(
-                run
-                for _, run in _READERS[source.reader](source.path, source.shown, sys.intern)
-            )
+        room = MAX_RECORDS - before + 1  # one more than fits tells it is too many
+        if source.reader == "jsonl":
+            load_jsonl(source.path, source.shown, sys.intern, runs, MAX_RECORDS)
+        elif source.reader in _READERS:
+            reader = _READERS[source.reader](source.path, source.shown, sys.intern)
+            runs.extend(run for _, run in itertools.islice(reader, room))
         else:
-            runs.extend(_read_framework(source.reader, source.path, source.shown, options))
+            runs.extend(
+                _read_framework(source.reader, source.path, source.shown, options)[:room]
+            )
+        if len(runs) > MAX_RECORDS:
+            raise InputError(
+                f"brings the run past {MAX_RECORDS:,} records, more than the "
+                "leaderboard reads in one go",
+                file=source.shown,
+                fix="aggregate repeated samples, or split the run into several "
+                "leaderboards (one per suite)",
+            )
         if (
             options.task_weights == "items"
             and source.reader in _READERS

@@ -35,7 +35,7 @@ from leaderboard.stats.bootstrap import (
     replicate_sd,
 )
 from leaderboard.stats.design import Design, FloatArray, build_design
-from leaderboard.stats.estimates import EstimatePlan
+from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_gate, read_gate
 from leaderboard.stats.two_runs import label_of, two_run_gate, two_runs
@@ -211,6 +211,7 @@ def build_report(
     two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
     if two is not None:
         runs = two.runs
+    check_sizes(runs)
     d = build_design(runs)
     if two is None:
         gated = _check_models(d.models, baseline, candidates)

@@ -11,10 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from leaderboard.errors import InputError, UsageError
+from leaderboard.inputs import EvalRun
 from leaderboard.stats.bootstrap import Replicates, stratified_replicates
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 
 EstimateKey = tuple[int, int | None, str | None, int | None]
+#: Memory the bootstrap may hold (data columns and replicate store together), and
+#: the data columns alone (checked as they are made, so at most this is allocated
+#: before a refusal).
+MAX_BOOTSTRAP_BYTES = 2**30
+MAX_COLUMN_BYTES = 256 * 2**20
+MIN_RESAMPLES_HINT = 100
 
 
 class EstimatePlan:
@@ -59,6 +67,7 @@ class EstimatePlan:
             category = None  # item-level: categories select strata, not units
         key = (model, partner, category)
         if key not in self._col_index:
+            self._check_room(columns=len(self._nums) + 1)
             num, den = d.column(model, self._mask(model, partner, category))
             self._col_index[key] = len(self._nums)
             self._nums.append(num)
@@ -119,9 +128,43 @@ class EstimatePlan:
         col = self._out_col[index]
         return self._nums[col], self._dens[col], self._out_weight[index]
 
+    def _check_room(self, *, columns: int, resamples: int = 0) -> None:
+        """Refuse, before allocating, what would exceed `MAX_BOOTSTRAP_BYTES`.
+
+        The engine holds each column's numerators and denominators (units x columns
+        x 2 x 8 bytes) and the replicate store (estimates x resamples x 8 bytes).
+        Models missing different items each need their own column per partner, so
+        both grow with the square of the models.
+        """
+        data = columns * self._n_units * 16
+        held = data + len(self._out_col) * resamples * 8
+        if held <= MAX_BOOTSTRAP_BYTES and data <= MAX_COLUMN_BYTES:
+            return
+        models = len(self.design.models)
+        if resamples and data <= MAX_COLUMN_BYTES:
+            fits = (MAX_BOOTSTRAP_BYTES - data) // max(1, len(self._out_col) * 8)
+            hint = (
+                f"lower resamples to {fits:,} or fewer (at least {MIN_RESAMPLES_HINT}), "
+                "or compare fewer models or categories in one report"
+            )
+        else:
+            hint = (
+                "compare fewer models in one report, or give every model the same "
+                "items (each model missing different items needs its own copy of "
+                "the data per partner)"
+            )
+        raise UsageError(
+            f"the bootstrap would need {held / 2**30:.1f} GiB for {models:,} models, "
+            f"{columns:,} data columns of {self._n_units:,} units and "
+            f"{len(self._out_col):,} estimates x {resamples:,} resamples, over the "
+            f"limit of {MAX_BOOTSTRAP_BYTES // 2**30} GiB "
+            f"({MAX_COLUMN_BYTES // 2**20} MiB of data columns): {hint}"
+        )
+
     def run(self, *, resamples: int, seed: int) -> Replicates:
         """Draw the shared replicates for every registered estimate."""
         d = self.design
+        self._check_room(columns=len(self._nums), resamples=resamples)
         self.result = stratified_replicates(
             np.stack(self._nums, axis=1),
             np.stack(self._dens, axis=1),
@@ -135,3 +178,30 @@ class EstimatePlan:
             power=1.0 if d.item_level else 2.0,  # clusters of items; weighted tasks
         )
         return self.result
+
+
+#: Most models and categories one report compares (the comment shows every pair).
+MAX_MODELS = 500
+MAX_CATEGORIES = 200
+
+
+def check_sizes(runs: list[EvalRun]) -> None:
+    """Refuse more models or categories than a report can show, before any work."""
+    models = {run.model_id for run in runs}
+    if len(models) > MAX_MODELS:
+        raise InputError(
+            f"the records name {len(models):,} models; one report compares at most "
+            f"{MAX_MODELS} (it shows every pair)",
+            field="model_id",
+            fix="split the models into several reports (one comment-header each), or "
+            "check that model_id does not hold a per-record value",
+        )
+    categories = {run.category for run in runs}
+    if len(categories) > MAX_CATEGORIES:
+        raise InputError(
+            f"the records name {len(categories):,} categories; one report shows at "
+            f"most {MAX_CATEGORIES}",
+            field="category",
+            fix="group tasks into fewer categories, or check that category does not "
+            "hold a per-task or per-item value",
+        )

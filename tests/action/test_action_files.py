@@ -184,13 +184,14 @@ def test_examples__minimal_permissions_and_a_concurrency_group(path: Path) -> No
 def test_docker_requirements__pin_every_runtime_dependency() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pins: dict[str, str] = {}
-    for raw in (ROOT / "docker" / "requirements.txt").read_text().splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if line:
-            pinned = Requirement(line)
-            (spec,) = pinned.specifier
-            assert spec.operator == "==", line
-            pins[_norm(pinned.name)] = spec.version
+    for line in _requirement_lines():
+        requirement, *hashes = line.split(" --hash=")
+        pinned = Requirement(requirement)
+        (spec,) = pinned.specifier
+        assert spec.operator == "==", line
+        assert hashes, f"{pinned.name} has no --hash (the image installs --require-hashes)"
+        assert all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), line
+        pins[_norm(pinned.name)] = spec.version
     # The image reads every input format: the runtime dependencies and the `inspect`
     # extra (Zstandard-compressed Inspect logs).
     for dep in [*project["dependencies"], *project["optional-dependencies"]["inspect"]]:
@@ -199,6 +200,26 @@ def test_docker_requirements__pin_every_runtime_dependency() -> None:
             f"{req.name} is not pinned in docker/requirements.txt"
         )
         assert req.specifier.contains(pins[_norm(req.name)]), req
+
+
+def _requirement_lines() -> list[str]:
+    """docker/requirements.txt's requirements, continuation lines joined."""
+    text = (ROOT / "docker" / "requirements.txt").read_text()
+    lines = [raw.split("#", 1)[0].rstrip() for raw in text.splitlines()]
+    joined = "\n".join(lines).replace("\\\n", " ")
+    return [" ".join(line.split()) for line in joined.splitlines() if line.strip()]
+
+
+def test_dockerfile__installs_with_require_hashes_and_binaries_only() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    assert "--require-hashes --only-binary=:all:" in text
+    assert "-r /app/requirements.txt" in text
+
+
+def test_release_workflow__builds_on_the_base_image_by_digest() -> None:
+    text = (ROOT / ".github" / "workflows" / "release.yml").read_text()
+    assert '--build-arg "BASE_IMAGE=$BASE_REF"' in text
+    assert "org.opencontainers.image.base.digest" in text
 
 
 def test_dockerignore__only_what_the_image_needs() -> None:

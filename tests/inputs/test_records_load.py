@@ -269,12 +269,13 @@ def test_line_cap__a_file_without_line_breaks_is_refused_early(
 def test_document_cap__huge_json_document_points_to_json_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from leaderboard.inputs import json_records as record_json  # noqa: PLC0415
+    from leaderboard.inputs import reading  # noqa: PLC0415
 
-    monkeypatch.setattr(record_json, "MAX_DOCUMENT", 100)
+    monkeypatch.setattr(reading, "MAX_DOCUMENT", 100)
     path = tmp_path / "a.json.gz"
     path.write_bytes(gzip.compress(json.dumps(RECORDS).encode()))
     with pytest.raises(
-        InputError, match=r"a\.json\.gz: is a JSON document over .*JSON Lines"
+        InputError,
+        match=r"a\.json\.gz: holds more than 100 bytes as one JSON document.*JSON Lines",
     ):
         load_runs(path)

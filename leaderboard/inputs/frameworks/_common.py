@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import gzip
-import json
 import math
+import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
+from leaderboard.inputs import reading
+from leaderboard.inputs.reading import parse_document, too_big
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -28,20 +30,61 @@ def short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def read_bounded(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of `path`, un-gzipped, refused beyond `limit` (before or after).
+
+    Every framework reader reads its files through here (or `read_member` for an
+    archive's members), so none can be made to decompress a bomb whole.
+    """
+    shown = str(path)
+    limit = reading.MAX_DOCUMENT if limit is None else limit
+    with path.open("rb") as handle:
+        raw = handle.read(limit + 1)
+    if raw.startswith(GZIP_MAGIC):
+        with gzip.open(path, "rb") as unzipped:
+            raw = unzipped.read(limit + 1)
+    if len(raw) > limit:
+        raise too_big(shown, limit, "as one document")
+    return raw
+
+
+def read_member(archive: zipfile.ZipFile, name: str, shown: str) -> bytes:
+    """One member of a zip archive, refused when it declares or holds too much.
+
+    The declared size is checked before anything is decompressed; the read itself
+    stops one byte past the limit, whatever the member holds.
+    """
+    info = archive.getinfo(name)
+    limit = reading.MAX_DOCUMENT
+    if info.file_size > limit:
+        raise too_big(f"{shown}: member {name}", limit, "(its declared size)")
+    with archive.open(info) as member:
+        data = member.read(limit + 1)
+    if len(data) > limit:
+        raise too_big(f"{shown}: member {name}", limit)
+    return data
+
+
+def check_archive(archive: zipfile.ZipFile, shown: str) -> None:
+    """Refuse an archive whose members declare more than `MAX_DECOMPRESSED` in all."""
+    total = sum(info.file_size for info in archive.infolist())
+    if total > reading.MAX_DECOMPRESSED:
+        raise too_big(
+            shown, reading.MAX_DECOMPRESSED, "in its members (their declared sizes)"
+        )
+
+
 def load_json(path: Path) -> Any:
     """Parse the whole file at `path` (optionally gzipped) as one JSON document."""
     try:
-        raw = path.read_bytes()
-        if raw.startswith(GZIP_MAGIC):
-            raw = gzip.decompress(raw)
-        return json.loads(raw)
+        return parse_document(read_bounded(path), str(path))
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(
             f"cannot be read: {exc.__class__.__name__}: {exc}",
             file=str(path),
             fix="check that the file exists and is complete",
         ) from None
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         raise InputError(
             f"is not valid JSON ({short(str(exc), 80)})",
             file=str(path),
@@ -69,10 +112,7 @@ def read_head(path: Path, size: int) -> bytes:
 def text_lines(path: Path) -> list[str]:
     """The lines of the text file at `path` (optionally gzipped)."""
     try:
-        raw = path.read_bytes()
-        if raw.startswith(GZIP_MAGIC):
-            raw = gzip.decompress(raw)
-        return raw.decode("utf-8-sig").splitlines()
+        return read_bounded(path).decode("utf-8-sig").splitlines()
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot be read: {exc.__class__.__name__}: {short(str(exc), 80)}",

@@ -19,7 +19,6 @@ user prefers another (`ReadOptions.metrics`), and names the others it left out.
 
 from __future__ import annotations
 
-import json
 import re
 import zipfile
 import zlib
@@ -28,8 +27,15 @@ from pathlib import Path
 from typing import Any, cast
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import load_json, short, unit_number
+from leaderboard.inputs.frameworks._common import (
+    check_archive,
+    load_json,
+    read_member,
+    short,
+    unit_number,
+)
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, choose
+from leaderboard.inputs.reading import parse_document
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -127,7 +133,7 @@ def _archive_support() -> tuple[
 
 def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
     try:
-        data = archive.read(name)
+        data = read_member(archive, name, shown)
     except NotImplementedError:
         raise InputError(
             f"member {name} uses a compression this Python cannot read",
@@ -135,7 +141,7 @@ def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
             fix="pip install backports.zstd (Python < 3.14 lacks Zstandard)",
         ) from None
     try:
-        return json.loads(data)
+        return parse_document(data, shown, f"member {name}")
     except ValueError as exc:
         raise InputError(
             f"member {name} is not valid JSON ({short(str(exc), 80)})",
@@ -149,6 +155,7 @@ def _read_eval_archive(path: Path) -> tuple[Any, Any]:
     opener, damaged = _archive_support()
     try:
         with opener(path) as archive:
+            check_archive(archive, shown)
             names = set(archive.namelist())
             if "header.json" not in names:
                 raise InputError(

@@ -78,7 +78,7 @@ def _documents(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
                 continue
             try:
                 doc = json.loads(row)
-            except ValueError:
+            except (ValueError, RecursionError):  # deep nesting too
                 raise InputError(
                     "is not valid JSON",
                     file=shown,

@@ -69,7 +69,7 @@ def _rows(path: Path, shown: str) -> list[tuple[int, Any]]:
             if line.strip():
                 try:
                     rows.append((number, json.loads(line)))
-                except ValueError:
+                except (ValueError, RecursionError):  # deep nesting too
                     raise InputError(
                         "is not valid JSON",
                         file=shown,
