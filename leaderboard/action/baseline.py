@@ -1,48 +1,32 @@
-"""Which run a pull request is gated against, and storing the default branch's runs.
+"""Which run a pull request is gated against.
 
-- `choose_baseline`: the ``baseline-results`` files when given (they win, with a
-  notice when ``history-branch`` is also set); else, on a pull request with
-  ``history-branch``, the run kept for the base commit or its nearest stored
-  first-parent ancestor. When nothing can be read the gate's status is
-  ``no_baseline_run`` with a note saying how the history gets filled: never a pass.
-- `store_push`: on a push to the default branch with ``history-branch``, store the run.
-  Every failure is one warning; the job's status stays the gate's.
+`choose_baseline`: the ``baseline-results`` files when given (they win, with a notice
+when ``history-branch`` is also set); else, on a pull request with ``history-branch``,
+the run kept for the base commit or its nearest stored first-parent ancestor. When
+nothing can be read, the `Choice` carries a note instead of runs, and the statistics
+set the gate's status to ``no_baseline_run`` with it: never a pass.
 
-Reading needs ``contents: read`` (a fork's read-only token is enough); storing needs
-``contents: write`` on the push's job.
+Reading needs ``contents: read`` (a fork's read-only token is enough). Storing a push's
+run is `leaderboard.action.store`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from leaderboard.action.event import PR_EVENTS
-from leaderboard.action.gitdata import EmptyRepository, GitData, GitDataError
-from leaderboard.action.history import (
-    WALK_LIMIT,
-    History,
-    HistoryUnreadable,
-    encode_records,
-)
+from leaderboard.action.gitdata import Api, GitDataError
+from leaderboard.action.history import WALK_LIMIT, History, HistoryUnreadable
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun, load_runs_noting
-from leaderboard.render.drift import KeptRun, render_drift
-from leaderboard.report import BaselineRun, Report
+from leaderboard.report import BaselineRun
 
-__all__ = [
-    "Api",
-    "Choice",
-    "choose_baseline",
-    "default_branch_push",
-    "git_client",
-    "store_push",
-]
+__all__ = ["Choice", "choose_baseline"]
 
-Api = Callable[[], GitData | None]
 _TITLE = "leaderboard: history"
 
 
@@ -114,17 +98,16 @@ def _from_history(
     if client is None:
         return Choice(note=f"No github-token, so no kept run can be read. {fill}")
     started = time.perf_counter()
-    try:
-        if settings.event_name == "workflow_run" and settings.pr_number is not None:
-            sha, ref = client.pull_base(settings.pr_number)
-        if not isinstance(sha, str) or not sha:
-            return Choice(note=f"The event names no base commit to look up. {fill}")
-        found = History(client, branch, settings.comment_header).find(sha)
-    except (GitDataError, HistoryUnreadable) as exc:
-        log.warning(f"the kept run could not be read: {exc}", title=_TITLE)
-        return Choice(note=f"The run kept for {ref} could not be read ({exc}). {fill}")
-    finally:
-        client.close()
+    with client:
+        try:
+            if settings.event_name == "workflow_run" and settings.pr_number is not None:
+                sha, ref = client.pull_base(settings.pr_number)
+            if not isinstance(sha, str) or not sha:
+                return Choice(note=f"The event names no base commit to look up. {fill}")
+            found = History(client, branch, settings.comment_header).find(sha)
+        except (GitDataError, HistoryUnreadable) as exc:
+            log.warning(f"the kept run could not be read: {exc}", title=_TITLE)
+            return Choice(note=f"The run kept for {ref} could not be read ({exc}). {fill}")
     took = f"{client.requests} requests, {(time.perf_counter() - started) * 1000:.0f} ms"
     if found is None:
         log.info(f"history: no run kept for {sha[:7]} ({took})")
@@ -150,108 +133,6 @@ def _from_history(
             commits_behind=found.commits_behind,
         ),
     )
-
-
-def default_branch_push(settings: Settings, event: Mapping[str, Any]) -> str | None:
-    """The default branch's name when this run is a push to it, else None."""
-    if settings.event_name != "push":
-        return None
-    default = _dict(event.get("repository")).get("default_branch")
-    if not isinstance(default, str) or event.get("ref") != f"refs/heads/{default}":
-        return None
-    return default
-
-
-def store_push(
-    settings: Settings,
-    event: Mapping[str, Any],
-    *,
-    api: Api,
-    report: Report,
-    runs: list[EvalRun],
-    log: Log,
-) -> str | None:
-    """Store a push's run on the history branch; the drift table, or None.
-
-    Never raises for GitHub's sake: every failure is one warning.
-    """
-    branch = settings.history_branch
-    default = default_branch_push(settings, event)
-    commit = settings.sha or event.get("after")
-    client = None
-    if branch is None:
-        return None
-    if default is None:
-        log.info(f"history: not a push to the default branch: nothing stored on {branch}")
-    elif branch == default:
-        log.warning(
-            f"history-branch is {branch}, the default branch itself: nothing stored "
-            "(name a branch of its own, e.g. leaderboard-history)",
-            title=_TITLE,
-        )
-    else:
-        client = api()
-        if client is None or not isinstance(commit, str):
-            log.warning(
-                "run not stored: no github-token, repository or commit", title=_TITLE
-            )
-    if default is None or client is None or not isinstance(commit, str):
-        return None
-    records = encode_records(runs)
-    body = (report.model_dump_json(indent=1) + "\n").encode()
-    models = {
-        r.model_id: [r.mean_score, r.mean_ci_lo, r.mean_ci_hi] for r in report.leaderboard
-    }
-    started = time.perf_counter()
-    history = History(client, branch, settings.comment_header)
-    try:
-        stored = history.store(
-            commit=commit,
-            branch=default,
-            records=records,
-            report=body,
-            count=len(runs),
-            models=models,
-            keep=settings.history_keep,
-        )
-    except (ValueError, GitDataError) as exc:
-        if isinstance(exc, EmptyRepository):
-            why = "the repository is empty (no commit yet)"
-        elif isinstance(exc, GitDataError) and exc.status == 403:
-            why = f"{exc} (the push's job needs permissions: contents: write)"
-        else:
-            why = str(exc)
-        log.warning(f"run not stored on {branch}: {why}", title=_TITLE)
-        return None
-    finally:
-        client.close()
-    took = (time.perf_counter() - started) * 1000
-    log.info(
-        f"history: stored the run of {commit[:7]} on {branch} as {stored.commit[:7]} "
-        f"({len(records):,} + {len(body):,} bytes, {len(stored.runs)} kept, "
-        f"{len(stored.pruned)} pruned, {stored.attempts} attempt(s), "
-        f"{client.requests} requests, {took:.0f} ms)"
-    )
-    kept = [
-        KeptRun(r.commit, r.stored_at, {m: (v[0], v[1], v[2]) for m, v in r.models.items()})
-        for r in stored.runs
-    ]
-    return render_drift(kept, branch=default, history_branch=branch)
-
-
-def git_client(settings: Settings) -> Api:
-    """Makes the Git Data client from the settings; it makes None without a token."""
-
-    def make() -> GitData | None:
-        if not settings.github_token or not settings.repository:
-            return None
-        return GitData(
-            token=settings.github_token,
-            api_url=settings.api_url,
-            repository=settings.repository,
-        )
-
-    return make
 
 
 def _dict(value: object) -> dict[str, Any]:

@@ -22,7 +22,9 @@ request                                    used for                 permission
 
 Transient failures (5xx, lost connections, rate limits) are retried through
 `leaderboard.action.retry`; every other failure is a `GitDataError` with GitHub's
-status and message. The token is never part of a message.
+status and message. The token is never part of a message. The client owns its retry
+budget: each ``with GitData(...) as api:`` block (one find, or one store) starts a new
+one, and leaving the block closes the connections.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import base64
 import binascii
 import time
 from collections.abc import Callable, Mapping
+from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
@@ -38,7 +41,7 @@ import requests
 
 from leaderboard.action.retry import Failure, Retrier, classify
 
-__all__ = ["EmptyRepository", "GitData", "GitDataError"]
+__all__ = ["Api", "EmptyRepository", "GitData", "GitDataError", "connect"]
 
 
 class GitDataError(Exception):
@@ -99,6 +102,19 @@ class GitData:
     def close(self) -> None:
         """Close the HTTP connections."""
         self._session.close()
+
+    def __enter__(self) -> GitData:
+        """Start a new retry budget for the requests of one operation."""
+        self.retrier.reset()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
 
     # -- reading -------------------------------------------------------------------------
     def head(self, branch: str) -> str | None:
@@ -311,3 +327,18 @@ def _b64(value: object, what: str) -> bytes:
         return base64.b64decode("".join(value.split()), validate=True)
     except (binascii.Error, ValueError):
         raise GitDataError(what, 0, "content that is not base64") from None
+
+
+#: Makes a Git Data client for the kept history; it makes None without a token.
+Api = Callable[[], GitData | None]
+
+
+def connect(*, token: str, api_url: str, repository: str | None) -> Api:
+    """The `Api` for one repository: a new `GitData` each call, None without a token."""
+
+    def make() -> GitData | None:
+        if not token or not repository:
+            return None
+        return GitData(token=token, api_url=api_url, repository=repository)
+
+    return make

@@ -29,7 +29,6 @@ branch's git history, which is what makes the race safe without ``force``).
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import random
 import re
@@ -42,27 +41,23 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.action.gitdata import GitData, GitDataError
+from leaderboard.action.names import slug
 from leaderboard.inputs import EvalRun, load_runs
 
 __all__ = [
-    "DEFAULT_KEEP",
     "MAX_RUN_BYTES",
     "STORE_ATTEMPTS",
     "WALK_LIMIT",
     "Found",
     "History",
     "HistoryUnreadable",
+    "RunTooLarge",
     "Stored",
     "StoredRun",
     "encode_records",
     "folder_for",
 ]
 
-#: Runs kept per ``comment-header``. A pull request is gated against its base commit's
-#: run or the nearest stored ancestor within `WALK_LIMIT` commits: 50 runs cover the
-#: last 50 pushes to the default branch (weeks in a busy repository), enough for any
-#: pull request that is not itself weeks behind, and the drift table's window.
-DEFAULT_KEEP = 50
 #: Largest run stored (gzipped records plus report). Every stored byte stays in the
 #: branch's git history even after its run is pruned: at this cap 50 pushes add at
 #: most 400 MiB, under GitHub's advice to keep a repository below 1 GB; a typical run
@@ -80,6 +75,10 @@ _README = (
     "and JSON report). Pull requests are gated against these runs. Safe to delete: the\n"
     "next push to the default branch starts it again.\n"
 )
+
+
+class RunTooLarge(Exception):
+    """The run is over `MAX_RUN_BYTES`: it is not stored (the message says its size)."""
 
 
 class HistoryUnreadable(Exception):
@@ -155,15 +154,8 @@ class Found:
 
 
 def folder_for(header: str) -> str:
-    """The branch folder of one ``comment-header``.
-
-    The header itself when it is a plain name, else a slug and 8 hex digits of its
-    hash (two headers never share a folder, and no header escapes its folder).
-    """
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", header).strip("-.") or "leaderboard"
-    if slug == header:
-        return slug
-    return f"{slug}-{hashlib.sha256(header.encode()).hexdigest()[:8]}"
+    """The branch folder of one ``comment-header``: its `slug`."""
+    return slug(header)
 
 
 def encode_records(runs: Sequence[EvalRun]) -> bytes:
@@ -254,7 +246,6 @@ class History:
         GitDataError
             GitHub refused or failed a request.
         """
-        self.api.retrier.reset()
         head = self.api.head(self.branch)
         if head is None:
             return None
@@ -296,7 +287,7 @@ class History:
 
         Raises
         ------
-        ValueError
+        RunTooLarge
             The run is over `MAX_RUN_BYTES`.
         EmptyRepository
             The repository has no commit (the branch cannot be created).
@@ -304,11 +295,10 @@ class History:
             GitHub refused or failed a request, or the branch kept moving.
         """
         if len(records) + len(report) > MAX_RUN_BYTES:
-            raise ValueError(
+            raise RunTooLarge(
                 f"the run takes {len(records) + len(report):,} bytes (records gzipped, "
                 f"and the report), over the {MAX_RUN_BYTES:,} bytes kept per run"
             )
-        self.api.retrier.reset()
         head = self.api.head(self.branch)  # EmptyRepository before any write
         parents = self._parents(commit)
         records_sha = self.api.create_blob(records)

@@ -10,9 +10,13 @@ with a random delimiter that no value contains.
 from __future__ import annotations
 
 import base64
+import contextlib
+import logging
 import secrets
+import sys
+import traceback
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
@@ -24,6 +28,8 @@ __all__ = [
     "append_summary",
     "escape_data",
     "escape_property",
+    "loader_lines",
+    "print_traceback",
     "secret_forms",
     "write_outputs",
 ]
@@ -170,3 +176,43 @@ def append_summary(path: Path | None, markdown: str) -> None:
         return
     with path.open("a", encoding="utf-8", newline="\n") as fh:
         fh.write(markdown if markdown.endswith("\n") else markdown + "\n")
+
+
+def print_traceback(log: Log) -> None:
+    """Print the current exception's traceback on stderr, safe for the runner log.
+
+    The runner reads stderr as log lines too, and an exception's message may quote an
+    id from the artifact or, from a library, the token: each line is redacted and
+    passed through `log_text`, so it can neither start a workflow command nor show a
+    secret.
+    """
+    for line in traceback.format_exc().splitlines():
+        sys.stderr.write(log_text(log.redact(line)) + "\n")
+    sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def loader_lines(log: Log | None) -> Iterator[None]:
+    """Show the loader's "read FILE: N records" lines (logger ``leaderboard.inputs``)."""
+    if log is None:
+        yield
+        return
+    logger = logging.getLogger("leaderboard.inputs")
+    handler = _LogHandler(log)
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+class _LogHandler(logging.Handler):
+    def __init__(self, log: Log) -> None:
+        super().__init__(logging.INFO)
+        self.log = log
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.log.info(record.getMessage())

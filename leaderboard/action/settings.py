@@ -16,19 +16,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from leaderboard.action.names import slug
 from leaderboard.errors import UsageError
+from leaderboard.inputs import FORMATS, TASK_WEIGHTS
 from leaderboard.stats import MIN_RESAMPLES
 
 T = TypeVar("T")
 
-#: Values of the ``format`` input, the loader's ``format`` argument.
-FORMATS: tuple[str, ...] = ("auto", "records", "inspect", "lm-eval", "promptfoo")
-#: Values of the ``task-weights`` input, the loader's ``task_weights`` argument.
-TASK_WEIGHTS: tuple[str, ...] = ("equal", "items")
 #: Most bootstrap resamples an input may ask for (time and memory stay bounded).
 MAX_RESAMPLES = 1_000_000
-#: Runs the history branch keeps per comment-header by default, and at most
-#: (`leaderboard.action.history.DEFAULT_KEEP` says why 50).
+#: Runs the history branch keeps per comment-header by default, and at most. A pull
+#: request is gated against its base commit's run or the nearest stored ancestor
+#: within `leaderboard.action.history.WALK_LIMIT` commits: 50 runs cover the last 50
+#: pushes to the default branch (weeks in a busy repository), enough for any pull
+#: request that is not itself weeks behind, and the drift table's window.
 DEFAULT_HISTORY_KEEP = 50
 MAX_HISTORY_KEEP = 1000
 _HEADER = re.compile(r"[\w .:/()+-]{1,64}")
@@ -209,14 +210,7 @@ def parse_branch(name: str, raw: str) -> str | None:
 
 def parse_label(name: str, raw: str) -> str | None:
     """Parse ``baseline-label``: empty (the default label) or a short one-line label."""
-    if raw == "":
-        return None
-    if not _HEADER.fullmatch(raw):
-        raise UsageError(
-            f"{name}: must be 1 to 64 letters, digits, spaces or . : / ( ) + - _, "
-            f"got {raw!r}"
-        )
-    return raw
+    return None if raw == "" else parse_header(name, raw)
 
 
 @dataclass(frozen=True)
@@ -300,7 +294,7 @@ class Settings:
     baseline_results: tuple[str, ...] = ()
     baseline_label: str | None = None
     history_branch: str | None = None
-    history_keep: int = 50
+    history_keep: int = DEFAULT_HISTORY_KEEP
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"
@@ -422,8 +416,7 @@ class Settings:
         """
         if self.comment_header == "leaderboard":
             return self.workspace / "leaderboard-report.json"
-        slug = re.sub(r"[^A-Za-z0-9._-]+", "-", self.comment_header).strip("-.") or "x"
-        return self.workspace / f"leaderboard-report-{slug}.json"
+        return self.workspace / f"leaderboard-report-{slug(self.comment_header)}.json"
 
 
 def _join(workspace: Path, path: str) -> str:

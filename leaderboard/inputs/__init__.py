@@ -10,8 +10,16 @@
 Nothing here knows about statistics, markdown or GitHub.
 """
 
+from leaderboard.inputs.frameworks import TASK_WEIGHTS
 from leaderboard.inputs.load import load_runs, load_runs_noting
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 from leaderboard.inputs.sources import FORMATS
 
-__all__ = ["DEFAULT_CATEGORY", "FORMATS", "EvalRun", "load_runs", "load_runs_noting"]
+__all__ = [
+    "DEFAULT_CATEGORY",
+    "FORMATS",
+    "TASK_WEIGHTS",
+    "EvalRun",
+    "load_runs",
+    "load_runs_noting",
+]

@@ -78,11 +78,19 @@ def _mdr(c: GateComparison) -> float | None:
     return None if m is None or not m < 1.0 else m
 
 
+#: How the gate's comparisons are listed: regressed, then cannot tell, then passed.
+_STATUS_ORDER = {"regressed": 0, "undetermined": 1, "no_regression": 2}
+
+
+def _worst_first(c: GateComparison) -> tuple[int, float]:
+    """Sort key: by status (`_STATUS_ORDER`), then by the interval's lower bound."""
+    return _STATUS_ORDER.get(c.status, 3), c.ci_lo
+
+
 def gate_rows(comps: list[GateComparison]) -> list[GateRowView]:
     """The gate table: regressed first, then cannot tell, then by lower bound."""
-    order = {"regressed": 0, "undetermined": 1, "no_regression": 2}
     scoped = any(c.scope != "overall" for c in comps)
-    ranked = sorted(comps, key=lambda c: (order.get(c.status, 3), c.ci_lo))
+    ranked = sorted(comps, key=_worst_first)
     return [
         GateRowView(
             mark=STATUS_MARK.get(c.status, "⚪"),
@@ -148,8 +156,7 @@ def flips_text(f: Flips | None) -> str | None:
 def where_views(comps: list[GateComparison], confidence: float) -> list[WhereView]:
     """Per-category moves of the overall comparisons, regressed and lowest first."""
     overall = [c for c in comps if c.scope == "overall" and (c.breakdown or c.flips)]
-    order = {"regressed": 0, "undetermined": 1, "no_regression": 2}
-    overall.sort(key=lambda c: (order.get(c.status, 3), c.ci_lo))
+    overall.sort(key=_worst_first)
     out = []
     for c in overall[:WHERE_CANDIDATES]:
         moved = sorted(c.breakdown, key=lambda s: -abs(s.diff_mean))[:WHERE_ROWS]

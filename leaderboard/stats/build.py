@@ -38,7 +38,13 @@ from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_gate, read_gate
-from leaderboard.stats.two_runs import label_of, two_run_gate, two_runs
+from leaderboard.stats.two_runs import (
+    check_missing,
+    label_of,
+    no_baseline_run,
+    two_run_gate,
+    two_runs,
+)
 
 METHOD = "rescaled t-scaled percentile bootstrap"
 MIN_RESAMPLES = 100
@@ -159,6 +165,7 @@ def build_report(
     gate_categories: bool = False,
     baseline_runs: Iterable[EvalRun] | None = None,
     baseline_run: BaselineRun | None = None,
+    baseline_missing: str | None = None,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -191,6 +198,11 @@ def build_report(
     baseline_run : BaselineRun, optional
         Describes `baseline_runs` (its ``label``, default ``"baseline"``, and where it
         came from); copied to ``gate.baseline_run``.
+    baseline_missing : str, optional
+        A baseline run was asked for (the kept history) and none could be read; the
+        text says why and how to get one. The gate's status is ``no_baseline_run``
+        with it as the note: nothing is gated, and it is never a pass. Excludes
+        `baseline` and `baseline_runs`.
 
     Returns
     -------
@@ -207,6 +219,7 @@ def build_report(
         (within a run or between the two runs).
     """
     check_settings(confidence, resamples, seed, margin)
+    check_missing(baseline_missing, baseline, baseline_runs)
     runs = list(runs)
     two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
     if two is not None:
@@ -224,7 +237,7 @@ def build_report(
     plan = EstimatePlan(d)
     overall = [plan.add(m) for m in range(n_models)]
     cats = d.categories
-    item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    item_cat = d.item_category
     has_cat = {c: d.present[item_cat == c].any(axis=0) for c in cats}
     cat_est = {
         (m, c): plan.add(m, category=c)
@@ -302,6 +315,8 @@ def build_report(
     )
     if two is not None:
         gate = two_run_gate(gate, two, baseline_run)
+    if baseline_missing is not None:
+        gate = no_baseline_run(gate, baseline_missing)
     return Report(
         generator=_generator(),
         settings=ReportSettings(

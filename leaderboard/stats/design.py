@@ -101,6 +101,11 @@ class Design:
     def categories(self) -> list[str]:
         return sorted(set(self.task_category))
 
+    @property
+    def item_category(self) -> npt.NDArray[np.object_]:
+        """Each item's category, (I,) (an item's category is its task's)."""
+        return np.array(self.task_category, dtype=object)[self.item_task]
+
     def column(
         self, model: int, mask: BoolArray | None = None
     ) -> tuple[FloatArray, FloatArray]:

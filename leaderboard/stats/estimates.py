@@ -41,7 +41,7 @@ class EstimatePlan:
         self._complete: BoolArray = np.asarray(design.present.all(axis=0))
         self.result: Replicates | None = None
         d = design
-        self._item_category = np.array(d.task_category, dtype=object)[d.item_task]
+        self._item_category = d.item_category
         self._n_units = d.unit_stratum.shape[0]
 
     def _mask(

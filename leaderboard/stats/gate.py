@@ -72,7 +72,7 @@ def plan_gate(
     `pairs` holds ``(candidate, baseline)`` model ids: one baseline for every candidate
     within one run, or each model's own row of a baseline run.
     """
-    item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    item_cat = d.item_category
     out = []
     for name, base_name in pairs:
         c = d.models.index(name)
@@ -210,7 +210,7 @@ def read_gate(
     lo, hi = percentile_intervals(
         diff, diff_reps, diff_df, alpha, bounds=(-1.0, 1.0), overwrite=True
     )
-    item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    item_cat = d.item_category
     where = breakdowns(
         [p.breakdown for p in planned],
         plan=plan,

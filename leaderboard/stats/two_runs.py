@@ -204,3 +204,44 @@ def _check_agree(runs: Sequence[EvalRun], base: Sequence[EvalRun], label: str) -
                     fix=f"give a task the same {field} in both runs, or rename the task "
                     "if it changed",
                 )
+
+
+def check_missing(
+    missing: str | None, baseline: str | None, baseline_runs: object | None
+) -> None:
+    """A missing baseline run excludes a baseline model and a given baseline run.
+
+    Raises
+    ------
+    UsageError
+        `missing` is given with `baseline` or `baseline_runs`, or is not a text.
+    """
+    if missing is None:
+        return
+    if not isinstance(missing, str) or not missing.strip():
+        raise UsageError(
+            "`baseline_missing` must be a non-empty text saying why no baseline run "
+            f"could be read, got {missing!r}"
+        )
+    if baseline is not None or baseline_runs is not None:
+        raise UsageError(
+            "`baseline_missing` says no baseline run could be read; it cannot be given "
+            "with `baseline` or `baseline_runs`"
+        )
+
+
+def no_baseline_run(gate: Gate, note: str) -> Gate:
+    """The gate when a baseline run was asked for and none could be read.
+
+    Status ``no_baseline_run`` with `note`, validated like every other state: nothing
+    is gated (no comparison), and it never counts as a pass.
+    """
+    return Gate.model_validate(
+        {
+            **gate.model_dump(),
+            "regressed": False,
+            "comparisons": [],
+            "status": "no_baseline_run",
+            "note": note,
+        }
+    )

@@ -25,7 +25,7 @@ Planned = tuple[tuple[str, int, int], ...]  # (scope, candidate estimate, baseli
 
 def plan_breakdown(plan: EstimatePlan, d: Design, candidate: int, baseline: int) -> Planned:
     """Register the per-category and (item-level) per-task paired estimates."""
-    item_cat = np.array(d.task_category, dtype=object)[d.item_task]
+    item_cat = d.item_category
     shared = d.present[:, candidate] & d.present[:, baseline]
     out: list[tuple[str, int, int]] = []
     if len(d.categories) > 1:

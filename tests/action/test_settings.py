@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
 
+from leaderboard.action.history import folder_for
 from leaderboard.action.settings import (
     FORMATS,
     INPUTS,
@@ -276,9 +278,27 @@ def test_default_report_path__one_file_per_header() -> None:
     assert Settings.from_env(env()).default_report_path() == Path(
         "/ws/leaderboard-report.json"
     )
+    plain = Settings.from_env(env(comment_header="safety-evals"))
+    assert plain.default_report_path() == Path("/ws/leaderboard-report-safety-evals.json")
     other = Settings.from_env(env(comment_header="safety evals (v2)"))
-    expected = Path("/ws/leaderboard-report-safety-evals-v2.json")
+    digest = hashlib.sha256(b"safety evals (v2)").hexdigest()[:8]
+    expected = Path(f"/ws/leaderboard-report-safety-evals-v2-{digest}.json")
     assert other.default_report_path() == expected
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("safety evals", "safety-evals"), ("a/b", "a-b"), ("v2 (x)", "v2-x"), ("x+", "x")],
+)
+def test_default_report_path__headers_that_slug_alike_never_share_a_file(
+    first: str, second: str
+) -> None:
+    """Two leaderboards in one job write two reports, however alike their headers."""
+    a = Settings.from_env(env(comment_header=first)).default_report_path()
+    b = Settings.from_env(env(comment_header=second)).default_report_path()
+    assert a != b
+    assert a.parent == b.parent == Path("/ws")
+    assert folder_for(first) != folder_for(second)  # the history folders differ too
 
 
 def test_split_list() -> None:

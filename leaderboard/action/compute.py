@@ -1,0 +1,76 @@
+"""From the settings to the report: load the results, gate, redact.
+
+The statistics decide every state of the gate, including ``no_baseline_run`` when the
+kept history has no readable run (`leaderboard.action.baseline` says why in the note);
+this module only hands them what the shell found.
+"""
+
+from __future__ import annotations
+
+from leaderboard.action.baseline import Choice
+from leaderboard.action.runner import Log, loader_lines
+from leaderboard.action.settings import Settings
+from leaderboard.inputs import EvalRun, load_runs_noting
+from leaderboard.report import Report
+from leaderboard.stats import build_report
+
+__all__ = ["compute_report", "redacted", "report_and_runs"]
+
+
+def compute_report(settings: Settings, choice: Choice | None = None) -> Report:
+    """Load the results and build the report the inputs ask for.
+
+    Raises
+    ------
+    LeaderboardError
+        Bad input (`InputError`) or settings the data contradicts (`UsageError`).
+    """
+    return report_and_runs(settings, choice)[0]
+
+
+def report_and_runs(
+    settings: Settings, choice: Choice | None, log: Log | None = None
+) -> tuple[Report, list[EvalRun]]:
+    """The report and the records it was built from (a push stores them).
+
+    With `log`, the loader's "read FILE: N records" lines go to the runner log.
+    """
+    with loader_lines(log):
+        runs, notes = load_runs_noting(
+            settings.results,
+            format=settings.format,
+            root=settings.workspace,
+            metrics=settings.metric,
+            task_weights=settings.task_weights,
+        )
+    second = choice is not None and choice.runs is not None
+    # `candidates` narrow a gate; with history-branch there is none on a push, or when
+    # no kept run could be read.
+    gated = settings.baseline is not None or second
+    report = build_report(
+        runs,
+        baseline=settings.baseline,
+        candidates=(list(settings.candidates) or None) if gated else None,
+        confidence=settings.confidence,
+        resamples=settings.resamples,
+        seed=settings.seed,
+        margin=settings.margin,
+        gate_categories=settings.gate_categories,
+        baseline_runs=choice.runs if choice is not None and second else None,
+        baseline_run=choice.run if choice is not None and second else None,
+        baseline_missing=choice.note if choice is not None else None,
+    )
+    warnings = [*notes, *(choice.notes if choice else ()), *report.warnings]
+    report = report.model_copy(update={"warnings": list(dict.fromkeys(warnings))})
+    return report, runs
+
+
+def redacted(report: Report, log: Log) -> Report:
+    """`report` with every secret (and its encoded forms) in any string replaced.
+
+    Ids come from artifacts: one equal to the token is redacted before markdown
+    escaping could disguise it (``ghs\\_...``), and the JSON report never holds it.
+    """
+    text = report.model_dump_json()
+    clean = log.redact(text)
+    return report if clean == text else Report.model_validate_json(clean)

@@ -1,0 +1,37 @@
+"""The exit status: one function of the report and the settings (CONTRACT.md section 4).
+
+0 report made and no regression that fails the step; 1 a gated comparison regressed
+and ``fail-on-regression`` is true; 2 bad input or configuration; 3 a bug. Every rule
+that turns a verdict into a status lives in `exit_status`: a publisher never changes
+it.
+"""
+
+from __future__ import annotations
+
+from leaderboard.action.settings import Settings
+from leaderboard.report import Report
+
+__all__ = ["EXIT_BUG", "EXIT_OK", "EXIT_REGRESSED", "EXIT_USAGE", "exit_status"]
+
+EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+
+
+def exit_status(report: Report, settings: Settings) -> int:
+    """The step's status for a report that was made.
+
+    Parameters
+    ----------
+    report : Report
+        The computed report.
+    settings : Settings
+        ``fail-on-regression`` decides whether a regression fails the step.
+
+    Returns
+    -------
+    int
+        `EXIT_REGRESSED` when the gate regressed and the step fails on it, else
+        `EXIT_OK` (an undetermined gate, or no baseline run, alone passes).
+    """
+    if report.gate.regressed and settings.fail_on_regression:
+        return EXIT_REGRESSED
+    return EXIT_OK
