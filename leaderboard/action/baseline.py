@@ -13,7 +13,7 @@ run is `leaderboard.action.store`.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun, load_runs_noting
 from leaderboard.report import BaselineRun
 
-__all__ = ["Choice", "choose_baseline"]
+__all__ = ["Choice", "choose_baseline", "read_runs"]
 
 _TITLE = "leaderboard: history"
 
@@ -38,6 +38,17 @@ class Choice:
     run: BaselineRun | None = None
     note: str | None = None  # set: no baseline run could be read (no_baseline_run)
     notes: tuple[str, ...] = ()  # what the loader changed in the baseline files
+
+
+def read_runs(settings: Settings, paths: Sequence[str]) -> tuple[list[EvalRun], list[str]]:
+    """Load result files as the inputs say (format, metric, task weights, workspace)."""
+    return load_runs_noting(
+        paths,
+        format=settings.format,
+        root=settings.workspace,
+        metrics=settings.metric,
+        task_weights=settings.task_weights,
+    )
 
 
 def choose_baseline(
@@ -62,13 +73,7 @@ def choose_baseline(
                 f"files, not against the run kept on {settings.history_branch}",
                 title=_TITLE,
             )
-        runs, notes = load_runs_noting(
-            settings.baseline_results,
-            format=settings.format,
-            root=settings.workspace,
-            metrics=settings.metric,
-            task_weights=settings.task_weights,
-        )
+        runs, notes = read_runs(settings, settings.baseline_results)
         label = settings.baseline_label or "baseline"
         return Choice(runs, BaselineRun(label=label, source="results"), notes=tuple(notes))
     if settings.history_branch is None or not on_pull:

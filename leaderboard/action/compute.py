@@ -7,10 +7,10 @@ this module only hands them what the shell found.
 
 from __future__ import annotations
 
-from leaderboard.action.baseline import Choice
+from leaderboard.action.baseline import Choice, read_runs
 from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
-from leaderboard.inputs import EvalRun, load_runs_noting
+from leaderboard.inputs import EvalRun
 from leaderboard.report import Report
 from leaderboard.stats import build_report
 
@@ -36,13 +36,7 @@ def report_and_runs(
     With `log`, the loader's "read FILE: N records" lines go to the runner log.
     """
     with loader_lines(log):
-        runs, notes = load_runs_noting(
-            settings.results,
-            format=settings.format,
-            root=settings.workspace,
-            metrics=settings.metric,
-            task_weights=settings.task_weights,
-        )
+        runs, notes = read_runs(settings, settings.results)
     second = choice is not None and choice.runs is not None
     # `candidates` narrow a gate; with history-branch there is none on a push, or when
     # no kept run could be read.

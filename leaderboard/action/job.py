@@ -87,8 +87,7 @@ def run(
     out : TextIO
         The runner log.
     compute : callable, optional
-        Turns the settings into a report; by default the results are loaded, the
-        baseline run chosen (`leaderboard.action.baseline`), and the report built.
+        Turns the settings into a report (default: `report_and_runs`).
     git : callable, optional
         Makes the kept history's Git Data client; by default from the settings.
     """
@@ -146,11 +145,8 @@ def report_failure(
     commit's numbers as if they were current. With ``exc`` None (a bug) the comment
     and summary say so; the caller re-raises.
     """
-    if exc is None:
-        message = (
-            "internal error in leaderboard-action (a bug; the job log has the details)"
-        )
-    else:
+    message = "internal error in leaderboard-action (a bug; the job log has the details)"
+    if exc is not None:
         message = log.redact(str(exc))
         log.error(message, title="leaderboard: report not computed")
     body = render_failure(message, _context(settings, target))

@@ -39,46 +39,35 @@ class HistoryStore:
     what: str = "history"
 
     def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
-        """Store the run when the report was made (a push to the default branch)."""
-        if outcome.report is not None:
-            store_push(
+        """Keep a push's run and add the drift table to the job summary.
+
+        Does nothing unless ``history-branch`` is set and the report was made; off a
+        push to the default branch it says so in the log. Never raises: a failure,
+        even a bug, is one warning.
+        """
+        if self.settings.history_branch is None or outcome.report is None:
+            return {}
+        log = self.log
+        try:
+            drift = store_push(
                 self.settings,
                 self.event,
                 api=self.api,
                 report=outcome.report,
                 runs=self.runs,
-                log=self.log,
+                log=log,
             )
+        except Exception:  # a bug while storing must not change the gate's exit status
+            print_traceback(log)
+            log.warning(
+                "run not stored: internal error (a bug in leaderboard-action; traceback "
+                "above)",
+                title=_TITLE,
+            )
+            return {}
+        if drift:
+            append_summary(self.settings.summary_path, log.redact(drift))
         return {}
-
-
-def store_push(
-    settings: Settings,
-    event: Mapping[str, Any],
-    *,
-    api: Api,
-    report: Report,
-    runs: list[EvalRun],
-    log: Log,
-) -> None:
-    """Keep a push's run and add the drift table to the job summary.
-
-    Does nothing unless ``history-branch`` is set; off a push to the default branch it
-    says so in the log. Never raises: a failure, even a bug, is one warning.
-    """
-    if settings.history_branch is None:
-        return
-    try:
-        drift = _store_push(settings, event, api=api, report=report, runs=runs, log=log)
-    except Exception:  # a bug while storing must not change the gate's exit status
-        print_traceback(log)
-        log.warning(
-            "run not stored: internal error (a bug in leaderboard-action; traceback above)",
-            title=_TITLE,
-        )
-        return
-    if drift:
-        append_summary(settings.summary_path, log.redact(drift))
 
 
 def default_branch_push(settings: Settings, event: Mapping[str, Any]) -> str | None:
@@ -91,7 +80,7 @@ def default_branch_push(settings: Settings, event: Mapping[str, Any]) -> str | N
     return default
 
 
-def _store_push(
+def store_push(
     settings: Settings,
     event: Mapping[str, Any],
     *,
@@ -100,7 +89,11 @@ def _store_push(
     runs: list[EvalRun],
     log: Log,
 ) -> str | None:
-    """Store a push's run on the history branch; the drift table, or None."""
+    """Store a push's run on the history branch; the drift table, or None.
+
+    Every failure GitHub can cause is one warning; a bug raises (`HistoryStore` turns
+    it into a warning).
+    """
     branch = settings.history_branch
     default = default_branch_push(settings, event)
     commit = settings.sha or event.get("after")
