@@ -19,7 +19,7 @@ def test_difference_plot__marks_zero_margin_interval_and_estimate() -> None:
     plot = difference_plot(
         [
             DiffRow("cand-b", -0.047, -0.071, -0.022),
-            DiffRow("cand-a", 0.011, -0.012, 0.034),
+            DiffRow("cand-a", 0.011, -0.004, 0.034),
         ],
         margin=0.01,
         interval_label="97.5% interval",
@@ -29,9 +29,13 @@ def test_difference_plot__marks_zero_margin_interval_and_estimate() -> None:
     # cand-b lies wholly left of -margin, which lies left of 0.
     assert b.index(RIGHT) < b.index(MARGIN) < b.index(ZERO)
     assert b.index(LEFT) < b.index(MEAN) < b.index(RIGHT)
-    # cand-a's interval covers 0: the rule hides the zero mark, the margin is left of it.
+    # cand-a's interval covers 0 but not -margin: the rule hides the zero mark, and the
+    # margin mark stands, visible, left of the interval.
     assert a.index(LEFT) < a.index(MEAN) < a.index(RIGHT)
-    assert MARGIN not in a[a.index(LEFT) :] or a.index(MARGIN) < a.index(LEFT)
+    assert ZERO not in a
+    assert MARGIN in a
+    assert a.index(MARGIN) < a.index(LEFT)
+    assert a.count(MARGIN) == 1
     assert "97.5% interval" in plot
     assert f"{ZERO} 0  {MARGIN} \N{MINUS SIGN}margin" in plot
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import cmarkgfm
 
 from leaderboard.render.drift import BACK, KeptRun, render_drift
-from leaderboard.render.numbers import signed
 
 
 def _runs(n: int, step: float) -> list[KeptRun]:
@@ -26,7 +25,8 @@ def test_render_drift__slow_slide__range_sparkline_and_change_vs_back() -> None:
     assert html.count("<tr>") == 2  # the header and one model
     assert "m|x" in html  # the pipe is escaped, the row has its cells
     assert f"{runs[-1 - BACK].commit[:7]}" in md
-    assert f" {signed(-0.1)} |" in md  # 10 pushes x 0.01
+    # 10 pushes x 0.01, the last cell of the model's row, sign and three decimals
+    assert "| █▇▇▆▅▅▄▄▃▂▂▁ (12) | -0.100 |" in md
     assert "▁" in md  # the sparkline spans the range
     assert "█" in md
     assert "[0.690,\u00a00.800]" in md  # range of the means (no-break space: never wraps)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import cmarkgfm
+
 from leaderboard import EvalRun, build_report
 from leaderboard.render import CommentContext, render_comment
 from leaderboard.report import BaselineRun, Report
@@ -73,6 +75,13 @@ def test_comment__no_shared_model_is_not_gated_and_never_a_pass() -> None:
 def test_comment__a_label_is_escaped_like_any_id() -> None:
     text = _comment(_report(_runs(("a",)), _runs(("a",)), label="*x* <b> @team"))
     text = re.sub(r"```text\n.*?```", "", text, flags=re.S)  # the plot: a code block
+    escaped = "\\*x\\* \\<b\\> @\N{WORD JOINER}team"  # markdown escapes; @ cannot mention
+    assert f"**Baseline run**: **{escaped}** (branch main, commit `1a2b3c4`)." in text
+    assert f"its own row in the baseline run **{escaped}**, " in text
+    assert f"**a** vs **a @\N{WORD JOINER} {escaped}**" in text.splitlines()[0]
+    # as GitHub renders it: the label's own characters, shown as text in bold
+    html = cmarkgfm.github_flavored_markdown_to_html(text)
+    assert "<strong>*x* &lt;b&gt; @\N{WORD JOINER}team</strong>" in html
     assert "<b>" not in text
     assert "@team" not in text
     assert "*x*" not in text
