@@ -12,6 +12,7 @@ import json
 import socket
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
@@ -48,7 +49,9 @@ class Fault:
     """One scripted failure, answered instead of the real response.
 
     With ``after_write`` the request is applied first (the comment is stored) and the
-    client still sees the failure: the classic duplicate-comment trap.
+    client still sees the failure: the classic duplicate-comment trap. With ``edit``
+    (`altered`) the request is served as usual and its JSON answer passes through
+    ``edit`` on the way out: a malformed answer with a success status.
     """
 
     status: int = 500
@@ -58,6 +61,7 @@ class Fault:
     after_write: bool = False
     errors: tuple[dict[str, str], ...] = ()
     delay: float = 0.0  # seconds before answering: longer than the client's timeout
+    edit: Callable[[Any], Any] | None = None  # served, then the answer is altered
 
     def slow(self, seconds: float) -> Fault:
         """The same fault, answered only after ``seconds``."""
@@ -95,6 +99,13 @@ class Fault:
             "message": message,
         }
         return cls(status=422, message="Validation Failed", errors=(error,))
+
+    @classmethod
+    def altered(cls, edit: Callable[[Any], Any]) -> Fault:
+        """The real answer, status and headers kept, its JSON body replaced by
+        ``edit(body)``: e.g. a tree listing with ``truncated: true``, or a blob whose
+        ``content`` is not base64."""
+        return cls(status=0, message="", edit=edit)
 
     def applied_first(self) -> Fault:
         """The same fault, answered after the request took effect."""
@@ -231,7 +242,7 @@ class Handler(BaseHTTPRequestHandler):
         for hook in list(fake._hooks.get(route, ())):
             hook(seen)
         fault = fake._next_fault(route)
-        if fault is not None and not fault.after_write:
+        if fault is not None and not fault.after_write and fault.edit is None:
             self._fail(fault, seen)
             return
         token = fake.tokens.get(bearer(self.headers.get("Authorization", "")))
@@ -240,7 +251,9 @@ class Handler(BaseHTTPRequestHandler):
         else:
             call = Call(args, query, token, body, parts.path[len(fake.prefix) :])
             status, extra, payload = fake._handle(route, call)
-        if fault is not None:
+        if fault is not None and fault.edit is not None:
+            payload = fault.edit(payload)
+        elif fault is not None:
             self._fail(fault, seen)
             return
         fake._record(replace(seen, status=status))

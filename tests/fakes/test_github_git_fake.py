@@ -17,6 +17,7 @@ from github import Auth, Github, InputGitTreeElement
 
 from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub
 from tests.fakes.github_git import CONTENTS_JSON_LIMIT
+from tests.fakes.github_wire import Fault
 
 REPO = "/repos/octo-org/octo-repo"
 
@@ -294,3 +295,20 @@ def test_git_fake__pygithub_round_trip__a_real_client_reads_what_it_wrote(
         assert repo.get_contents("f/data.txt", ref="main").decoded_content == b"data"
         assert [p.sha for p in repo.get_git_commit(commit.sha).parents] == [main]
     assert github_api.git.files("main") == {"README.md": b"hello", "f/data.txt": b"data"}
+
+
+def test_git_fake__altered_fault__the_real_answer_edited_once_then_served_plain(
+    github_api: FakeGitHub,
+) -> None:
+    github_api.git.commit_files("main", {"a.txt": b"a"})
+    tree = github_api.git.commits[github_api.git.refs["refs/heads/main"]]["tree"]
+    github_api.inject(
+        "git_get_tree", Fault.altered(lambda body: {**body, "truncated": True})
+    )
+    first = call(github_api, "GET", f"/git/trees/{tree}", params={"recursive": "1"})
+    assert first.status_code == 200  # the real status: only the body is altered
+    assert first.json()["truncated"] is True
+    assert [e["path"] for e in first.json()["tree"]] == ["a.txt"]  # the rest as served
+    again = call(github_api, "GET", f"/git/trees/{tree}", params={"recursive": "1"})
+    assert again.json()["truncated"] is False  # one fault, used once
+    assert [r.status for r in github_api.calls("git_get_tree")] == [200, 200]
