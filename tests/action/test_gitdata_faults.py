@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 import pytest
 
@@ -211,11 +212,13 @@ def test_gitdata__bad_base64__one_clear_gitdataerror_without_a_chained_traceback
     fake.inject(route, Fault.altered(_not_base64))
     sleeps: list[float] = []
     api = client(fake, sleeps)
+    request: Callable[[], object]
+    if route == "get_contents":
+        request = partial(api.read, "leaderboard/runs/a.txt", "leaderboard-history")
+    else:
+        request = partial(api.blob, git_blob_sha(b"a\n"))
     with pytest.raises(GitDataError) as raised:
-        if route == "get_contents":
-            api.read("leaderboard/runs/a.txt", "leaderboard-history")
-        else:
-            api.blob(git_blob_sha(b"a\n"))
+        request()
     assert str(raised.value) == f"could not {what}: content that is not base64"
     assert raised.value.status == 0
     assert raised.value.__cause__ is None
