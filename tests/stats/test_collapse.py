@@ -95,9 +95,9 @@ def test_collapse_groups__strata_of_several_units_stay_out() -> None:
 
 # -- the residuals and their variance --------------------------------------------------
 def _three_lone_and_one_big() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Strata 0-2: one unit each, scores 0.8, 0.4, 0.6 (column 0) and 0.5, 0.5, 0.2
-    (column 1); stratum 3: three units."""
-    num = np.array([[0.8, 0.5], [0.4, 0.5], [0.6, 0.2], [1.0, 1.0], [0.0, 0.0], [1.0, 0.0]])
+    """Strata 0-2: one unit each, scores 0.8, 0.4, 0.6 (column 0) and 0.7, 0.5, 0.3
+    (column 1, its residuals correlated with column 0's); stratum 3: three units."""
+    num = np.array([[0.8, 0.7], [0.4, 0.5], [0.6, 0.3], [1.0, 1.0], [0.0, 0.0], [1.0, 0.0]])
     return num, np.ones_like(num), _starts(1, 1, 1, 3)
 
 
@@ -110,7 +110,7 @@ def test_group__residuals_scaled_to_the_sample_variance_with_m_minus_1_dof() -> 
     # column 0: ybar 0.6, residuals 0.2, -0.2, 0; scale sqrt(k_G / (m - 1)) = sqrt(3/2)
     scale = np.sqrt(3 / 2)
     assert g.rho[:, 0] == pytest.approx(np.array([0.2, -0.2, 0.0]) * scale)
-    assert g.rho[:, 1] == pytest.approx(np.array([0.1, 0.1, -0.2]) * scale)
+    assert g.rho[:, 1] == pytest.approx(np.array([0.2, 0.0, -0.2]) * scale)
     # the mean square of the scaled residuals over the group is the sample variance
     assert (g.rho[:, 0] ** 2).mean() == pytest.approx(np.var([0.8, 0.4, 0.6], ddof=1))
 
@@ -121,7 +121,7 @@ def test_group_variance__a_mean_gets_w2_s2_per_lone_task() -> None:
     weight = np.full((4, 2), 0.25)  # four tasks, equal weights, estimates of columns 0, 1
     column = np.array([0, 1], dtype=np.intp)
     v, nu = group_variance(g, weight, column, np.array([0, 1]), None)
-    s2 = [np.var([0.8, 0.4, 0.6], ddof=1), np.var([0.5, 0.5, 0.2], ddof=1)]
+    s2 = [np.var([0.8, 0.4, 0.6], ddof=1), np.var([0.7, 0.5, 0.3], ddof=1)]
     assert v == pytest.approx([3 * 0.25**2 * s2[0], 3 * 0.25**2 * s2[1]], abs=1e-15)
     assert v[0] == pytest.approx(0.0075)  # 3 x 1/16 x 0.04
     assert nu.tolist() == [2.0, 2.0]
@@ -133,8 +133,9 @@ def test_group_variance__a_paired_difference_gets_the_spread_of_the_differences(
     weight = np.full((4, 2), 0.25)
     column = np.array([0, 1], dtype=np.intp)
     v, nu = group_variance(g, weight, column, np.array([0]), np.array([1]))
-    d = np.array([0.8, 0.4, 0.6]) - np.array([0.5, 0.5, 0.2])
+    d = np.array([0.8, 0.4, 0.6]) - np.array([0.7, 0.5, 0.3])
     assert v == pytest.approx([3 * 0.25**2 * np.var(d, ddof=1)], abs=1e-15)
+    assert v[0] == pytest.approx(3 / 16 * 0.04)  # d = 0.1, -0.1, 0.3: s^2 = 0.04
     assert nu.tolist() == [2.0]
 
 
