@@ -147,7 +147,7 @@ def test_item_flips__counted_against_numpy_and_restricted_by_the_mask() -> None:
     assert flips.pass_to_fail == int(((b == 1) & (c == 0)).sum()) == 5
     assert flips.fail_to_pass == int(((b == 0) & (c == 1)).sum()) == 3
     assert flips.shared_items == 30
-    code = np.array(d.task_category, dtype=object)[d.item_task] == "code"
+    code = d.item_category == "code"
     in_code = item_flips(d, cand, base, code)
     assert in_code is not None
     assert (in_code.pass_to_fail, in_code.fail_to_pass, in_code.shared_items) == (5, 0, 12)
