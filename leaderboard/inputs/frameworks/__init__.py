@@ -1,4 +1,4 @@
-"""Readers for the output of eval frameworks: Inspect, lm-evaluation-harness, promptfoo.
+"""Readers for the output of eval frameworks (Inspect, lm-eval, promptfoo, and more).
 
 `sniff` tells a framework's file by its content; `read` turns it into `EvalRun`
 records. ``leaderboard.inputs.load_runs`` calls both (``format="auto"`` sniffs each
@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from leaderboard.inputs.frameworks import lm_eval, lm_eval_samples, promptfoo
+from leaderboard.inputs.frameworks import (
+    evalscope,
+    helm,
+    lighteval,
+    livecodebench,
+    lm_eval,
+    lm_eval_samples,
+    promptfoo,
+)
 from leaderboard.inputs.frameworks._common import FormatWarning
 from leaderboard.inputs.frameworks.inspect_log import read_inspect
 from leaderboard.inputs.frameworks.inspect_log import sniff as _sniff_inspect
@@ -28,10 +36,18 @@ __all__ = [
     "sniff",
 ]
 
-FRAMEWORK_FORMATS: tuple[str, ...] = ("inspect", "lm-eval", "promptfoo")
+FRAMEWORK_FORMATS: tuple[str, ...] = (
+    "inspect",
+    "lm-eval",
+    "promptfoo",
+    "evalscope",
+    "helm",
+    "livecodebench",
+    "lighteval",
+)
 
 
-def sniff(path: Path, head: bytes) -> str | None:
+def sniff(path: Path, head: bytes) -> str | None:  # noqa: PLR0911 - one per framework
     """Name the framework that wrote a file, judged by its content.
 
     Parameters
@@ -45,29 +61,41 @@ def sniff(path: Path, head: bytes) -> str | None:
     Returns
     -------
     str or None
-        ``"inspect"``, ``"lm-eval"``, ``"promptfoo"``, or None for anything else.
+        One of `FRAMEWORK_FORMATS`, or None for anything else.
         Never raises.
     """
     if _sniff_inspect(path, head):
         return "inspect"
     if promptfoo.sniff(head):  # before lm-eval: both can start {"results": {
         return "promptfoo"
+    if lighteval.sniff(path, head):  # before lm-eval: both have `results`
+        return "lighteval"
     if lm_eval.sniff(head):
         return "lm-eval"
+    if evalscope.sniff(head):
+        return "evalscope"
+    if helm.sniff(head):
+        return "helm"
+    if livecodebench.sniff(head):
+        return "livecodebench"
     return None
 
 
-def read(fmt: str, path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
+def read(  # noqa: PLR0911 - one return per framework
+    fmt: str, path: Path, options: ReadOptions | None = None
+) -> list[EvalRun]:
     """Read one file written by the framework `fmt` into records.
 
     Parameters
     ----------
-    fmt : {"inspect", "lm-eval", "promptfoo"}
-        The framework.
+    fmt : str
+        The framework, one of `FRAMEWORK_FORMATS`.
     path : pathlib.Path
         An Inspect log (``.eval`` or ``.json``); an lm-evaluation-harness
         ``results_*.json`` (task-level records) or ``samples_<task>_<date>.jsonl``
-        (item-level records); a promptfoo ``-o`` output (``.json`` or ``.jsonl``).
+        (item-level records); a promptfoo ``-o`` output (``.json`` or ``.jsonl``);
+        an EvalScope review or report; a HELM ``per_instance_stats.json``; a
+        LiveCodeBench ``*_eval_all.json``; a lighteval ``results_*.json``.
     options : ReadOptions, optional
         The user's preferred metrics and task weighting (default: each reader's
         primary metric, tasks weighted equally).
@@ -94,4 +122,12 @@ def read(fmt: str, path: Path, options: ReadOptions | None = None) -> list[EvalR
         return lm_eval.read_results(path, options)
     if fmt == "promptfoo":
         return promptfoo.read_promptfoo(path, options)
+    if fmt == "evalscope":
+        return evalscope.read_evalscope(path, options)
+    if fmt == "helm":
+        return helm.read_helm(path, options)
+    if fmt == "livecodebench":
+        return livecodebench.read_livecodebench(path, options)
+    if fmt == "lighteval":
+        return lighteval.read_lighteval(path, options)
     raise ValueError(f"unknown framework format {fmt!r}; one of {FRAMEWORK_FORMATS}")

@@ -1,0 +1,126 @@
+"""Helpers of the EvalScope, HELM, LiveCodeBench and lighteval readers.
+
+- `json_lines`: a JSON Lines file read through the shared bounded reader
+  (`_common.text_lines`), one parsed object a line.
+- `pick_metric`: the user's metric (``--metric`` / the ``metric`` input) among the
+  metrics a file holds, else the framework's primary one; a preference that names
+  nothing the file holds is refused, listing what it holds.
+- `beside`: a file named by a framework next to the one given (HELM's
+  ``run_spec.json``), refused when it is a link or resolves elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._common import text_lines
+from leaderboard.inputs.frameworks.metrics import ReadOptions
+
+
+def json_lines(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of every non-blank line of a JSON Lines file.
+
+    Raises
+    ------
+    InputError
+        A line that is not JSON (or nested too deeply), or not a JSON object.
+    """
+    for number, line in enumerate(text_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (ValueError, RecursionError):  # deep nesting too
+            raise InputError(
+                "is not valid JSON", file=shown, line=number, fix="check the file is whole"
+            ) from None
+        if not isinstance(row, dict):
+            raise InputError("is not a JSON object", file=shown, line=number)
+        yield number, row
+
+
+def pick_metric(
+    available: Sequence[str],
+    primary: str,
+    options: ReadOptions,
+    shown: str,
+    *,
+    field: str,
+) -> str:
+    """The metric kept: the first of the user's preferences held, else `primary`.
+
+    Parameters
+    ----------
+    available : sequence of str
+        The metrics the file holds, in the framework's order.
+    primary : str
+        The framework's own primary metric (one of `available`).
+    options : ReadOptions
+        The user's preferences.
+    shown : str
+        The file, for the message.
+    field : str
+        Where the metrics are in the file, for the message.
+
+    Raises
+    ------
+    InputError
+        Preferences were given and the file holds none of them.
+    """
+    for want in options.metrics:
+        if want in available:
+            return want
+    if options.metrics:
+        listed = ", ".join(available[:12]) + (", ..." if len(available) > 12 else "")
+        raise InputError(
+            f"holds no metric named {', '.join(options.metrics)}; it holds {listed}",
+            file=shown,
+            field=field,
+            fix="set `metric` (--metric) to one of the metrics it holds",
+        )
+    return primary
+
+
+def beside(path: Path, name: str, shown: str, fix: str) -> Path:
+    """The file `name` in the folder of `path`, refused when not a plain file there.
+
+    The readers get no workspace root (`ReadOptions` carries none), so a file the
+    framework writes beside the one given is only read when it is a regular file in
+    the same folder: not a link (to anywhere), and its real path is in the real
+    folder of `path`. `path` itself was already confined by `sources.expand`.
+
+    Raises
+    ------
+    InputError
+        Missing, a link, not a regular file, or resolving outside the folder.
+    """
+    candidate = path.parent / name
+    try:
+        info = os.lstat(candidate)
+    except FileNotFoundError:
+        raise InputError(
+            f"has no {name} beside it", file=shown, field=name, fix=fix
+        ) from None
+    except OSError as exc:
+        raise InputError(
+            f"{name} beside it cannot be read ({exc.strerror})", file=shown, fix=fix
+        ) from None
+    real = Path(os.path.realpath(candidate))
+    if (
+        stat.S_ISLNK(info.st_mode)
+        or not stat.S_ISREG(info.st_mode)
+        or real.parent != Path(os.path.realpath(path.parent))
+    ):
+        raise InputError(
+            f"{name} beside it is a link or not a regular file, which is not followed",
+            file=shown,
+            field=name,
+            fix=f"put the {name} the framework wrote beside it as a plain file, not a link",
+        )
+    return candidate

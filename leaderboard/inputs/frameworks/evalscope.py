@@ -1,0 +1,349 @@
+"""EvalScope (ModelScope) output, as ``evalscope eval`` writes it under ``outputs/<run>/``.
+
+- ``reviews/<model>/<benchmark>_<subset>.jsonl``: one scored sample a line.
+  EvalScope 1.x: ``{index, target, messages, sample_score: {score: {value: {<metric>:
+  v, ...}, main_score_name, status?, ...}, sample_id, group_id, generation_index?}}``.
+  EvalScope 0.x: ``{..., model, subset_name, choices: [{..., review: {gold, pred,
+  result}}], reviewed, reviewer_spec: {metric: [...]}, index}`` where ``result`` is the
+  score (or a dict of scores by metric name) and each choice is one repeat.
+- ``reports/<model>/<benchmark>.json``: the aggregate (``dataset_name``,
+  ``model_name``, ``score``, ``metrics: [{name, score, categories: [{subsets}]}]``).
+
+Reviews give item-level records: ``model_id`` the name of the folder the file is in
+(only that name, as EvalScope names the model by it); ``task_id`` the benchmark, so
+its score pools the items of all subsets, as EvalScope's ``score`` does;
+``item_id`` ``<subset>/<id>``; ``sample`` the repeat (1.x: the samples of one
+``group_id``; 0.x: the choices) when there are repeats. The score is EvalScope's main
+one: 1.x ``main_score_name``, else the first key of ``value`` (``Score.main_value``);
+0.x the first of ``reviewer_spec.metric`` (``AverageAccuracy``, ``Pass@1``).
+``metric`` chooses another (``acc`` or ``mean_acc`` both name 1.x's ``acc``). A
+sample whose score was not usable (1.x ``status`` other than success, or the metric
+missing from ``value``; 0.x ``reviewed: false``) is left out with a warning, not
+counted as 0, as EvalScope's own aggregation does.
+
+Benchmark and subset: 0.x rows name their subset; 1.x rows do not, so the file name
+is split at its one underscore, or, when the benchmark name has underscores
+itself (``gpqa_diamond_default``), at the report EvalScope wrote for it
+(``reports/<model>/<benchmark>.json``, looked for, not read, and not through links).
+
+A report gives one task-level record (its first metric, or the one ``metric``
+names) and is read only when its reviews are not beside it: with the reviews there,
+it is refused, naming them, because the same run would be counted twice.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._choice import json_lines, pick_metric
+from leaderboard.inputs.frameworks._common import load_json, read_head, short, unit_number
+from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+
+UTF8_BOM = b"\xef\xbb\xbf"
+_REPORT_HEAD = re.compile(rb'\s*\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"dataset_name"\s*:')
+_LAYOUT = (
+    "keep EvalScope's layout: outputs/<run>/reviews/<model>/<benchmark>_<subset>.jsonl"
+)
+
+
+def sniff(head: bytes) -> bool:
+    """Whether `head` starts an EvalScope review file (either generation) or report."""
+    text = head.removeprefix(UTF8_BOM)
+    if _REPORT_HEAD.match(text):
+        return b'"metrics"' in text and b'"model_name"' in text
+    first = text.split(b"\n", 1)[0]
+    if not first.lstrip().startswith(b"{"):
+        return False
+    if b'"sample_score"' in first and b'"index"' in first:
+        return b'"score"' in first and b'"value"' in first
+    return b'"reviewer_spec"' in first and b'"choices"' in first and b'"review"' in first
+
+
+def _is_plain_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _is_plain_file(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _outputs(path: Path, kind: str) -> Path | None:
+    """``outputs/<run>`` of a file at ``<run>/<kind>/<model>/<file>``, else None."""
+    folder = path.absolute().parent
+    return folder.parent.parent if folder.parent.name == kind else None
+
+
+def _report_exists(path: Path, model: str, benchmark: str) -> bool:
+    """Whether ``reports/<model>/<benchmark>.json`` is beside the reviews (no links)."""
+    run = _outputs(path, "reviews")
+    if run is None:
+        return False
+    reports = run / "reports"
+    folder = reports / model
+    return (
+        _is_plain_dir(reports)
+        and _is_plain_dir(folder)
+        and _is_plain_file(folder / f"{benchmark}.json")
+    )
+
+
+def _benchmark(path: Path, model: str, subset: str | None, shown: str) -> tuple[str, str]:
+    """(benchmark, subset) of a review file named ``<benchmark>_<subset>.jsonl``."""
+    stem = re.sub(r"\.jsonl(?:\.gz)?$", "", path.name)
+    if subset and stem.endswith(f"_{subset}") and len(stem) > len(subset) + 1:
+        return stem[: -len(subset) - 1], subset
+    cuts = [i for i, char in enumerate(stem) if char == "_" and 0 < i < len(stem) - 1]
+    if len(cuts) == 1:
+        return stem[: cuts[0]], stem[cuts[0] + 1 :]
+    for cut in reversed(cuts):
+        if _report_exists(path, model, stem[:cut]):
+            return stem[:cut], stem[cut + 1 :]
+    raise InputError(
+        f"cannot tell the benchmark from the subset in {path.name!r} (EvalScope 1.x "
+        "reviews do not name them)",
+        file=shown,
+        fix="keep the reports/<model>/<benchmark>.json EvalScope wrote beside reviews/",
+    )
+
+
+def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
+    """Read one EvalScope review file (item-level) or report (task-level).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        ``reviews/<model>/<benchmark>_<subset>.jsonl`` or
+        ``reports/<model>/<benchmark>.json``.
+    options : ReadOptions, optional
+        Preferred metrics.
+
+    Returns
+    -------
+    list of EvalRun
+
+    Raises
+    ------
+    InputError
+        Not in EvalScope's layout, a line that is not a review, a metric that names
+        nothing the file holds, a report whose reviews are beside it, or no usable
+        score.
+    """
+    options = options or ReadOptions()
+    shown = str(path)
+    if _REPORT_HEAD.match(read_head(path, 4096).removeprefix(UTF8_BOM)):
+        return _read_report(path, options, shown)
+    folder = path.absolute().parent
+    if folder.parent.name != "reviews" or not folder.name:
+        raise InputError(
+            "is an EvalScope review file outside reviews/<model>/, which names the model",
+            file=shown,
+            fix=_LAYOUT,
+        )
+    model = folder.name
+    notes = Notes(shown)
+    rows, order, subset = _rows(path, shown, notes)
+    if not rows:
+        raise InputError(
+            "holds no scored sample", file=shown, fix="check that the evaluation ran"
+        )
+    benchmark, subset = _benchmark(path, model, subset, shown)
+    primary = order[0]
+    wanted = ReadOptions(
+        metrics=tuple(m.removeprefix("mean_") for m in options.metrics) + options.metrics
+    )
+    available = list(dict.fromkeys(order[1:]))
+    metric = pick_metric(available, primary, wanted, shown, field="score.value")
+    for other in available:
+        if other != metric:
+            notes.add(Notes.OTHERS, other)
+    return _records(
+        rows, model=model, benchmark=benchmark, subset=subset, metric=metric, notes=notes
+    )
+
+
+def _rows(
+    path: Path, shown: str, notes: Notes
+) -> tuple[list[tuple[int, str, int | None, dict[str, Any]]], list[str], str | None]:
+    """(line, item, repeat, scores) per sample; [primary, metrics...]; the subset."""
+    rows: list[tuple[int, str, int | None, dict[str, Any]]] = []
+    order: list[str] = []
+    subset: str | None = None
+    unusable = 0
+    for number, row in json_lines(path, shown):
+        if "sample_score" in row:
+            found = _v1(row, number, shown)
+            if found is None:
+                unusable += 1
+                continue
+            item, repeat, scores, main = found
+        else:
+            if row.get("reviewed") is False:
+                unusable += 1
+                continue
+            spec = row.get("reviewer_spec")
+            names = spec.get("metric") if isinstance(spec, dict) else None
+            main = names[0] if isinstance(names, list) and names else "score"
+            name = row.get("subset_name")
+            subset = name if isinstance(name, str) and name else subset
+            choices = row.get("choices")
+            if not isinstance(choices, list) or not choices:
+                unusable += 1
+                continue
+            item = str(row.get("index", number))
+            for nth, choice in enumerate(choices):
+                review = choice.get("review") if isinstance(choice, dict) else None
+                result = review.get("result") if isinstance(review, dict) else None
+                scores = result if isinstance(result, dict) else {main: result}
+                rows.append((number, item, nth if len(choices) > 1 else None, scores))
+                order += [main] if not order else []
+                order += list(scores)
+            continue
+        order += [main] if not order else []
+        order += list(scores)
+        rows.append((number, item, repeat, scores))
+    if unusable:
+        notes.add("samples with no usable score left out (not counted as 0)", str(unusable))
+    return rows, order, subset
+
+
+def _v1(
+    row: dict[str, Any], number: int, shown: str
+) -> tuple[str, int | None, dict[str, Any], str] | None:
+    """(group, generation, value, main metric) of a 1.x row, None when unusable."""
+    sample = row["sample_score"]
+    score = sample.get("score") if isinstance(sample, dict) else None
+    if not isinstance(score, dict) or not isinstance(score.get("value"), dict):
+        raise InputError(
+            "has no sample_score.score.value",
+            file=shown,
+            line=number,
+            field="sample_score",
+            fix="give the review file EvalScope wrote, unchanged",
+        )
+    status = score.get("status")
+    if status not in (None, "success") or not score["value"]:
+        return None
+    value: dict[str, Any] = score["value"]
+    main = score.get("main_score_name")
+    main = main if isinstance(main, str) and main in value else next(iter(value))
+    group = sample.get("group_id", sample.get("sample_id", row.get("index", number)))
+    generation = sample.get("generation_index")
+    return str(group), generation if isinstance(generation, int) else None, value, main
+
+
+def _records(
+    rows: list[tuple[int, str, int | None, dict[str, Any]]],
+    *,
+    model: str,
+    benchmark: str,
+    subset: str,
+    metric: str,
+    notes: Notes,
+) -> list[EvalRun]:
+    counts: dict[str, int] = {}
+    for _, item, _, _ in rows:
+        counts[item] = counts.get(item, 0) + 1
+    repeated = any(count > 1 for count in counts.values())
+    nth: dict[str, int] = {}
+    runs: list[EvalRun] = []
+    missing = 0
+    for number, item, repeat, scores in rows:
+        sample = nth[item] = nth.get(item, -1) + 1
+        value = scores.get(metric)
+        if value is None:
+            missing += 1
+            continue
+        score = unit_number(value)
+        if score is None:
+            raise InputError(
+                f"has a {metric} that is not one score in [0, 1]: {short(value, 40)}",
+                file=notes.shown,
+                line=number,
+                field=metric,
+                fix="choose a per-sample metric in [0, 1] with --metric",
+            )
+        runs.append(
+            EvalRun(
+                model_id=model,
+                task_id=benchmark,
+                score=score,
+                metric_name=metric,
+                category=DEFAULT_CATEGORY,
+                item_id=f"{subset}/{item}",
+                sample=(repeat if repeat is not None else sample) if repeated else None,
+            )
+        )
+    if missing:
+        notes.add(f"samples without {metric} left out (not counted as 0)", str(missing))
+    notes.warn()
+    return runs
+
+
+def _read_report(path: Path, options: ReadOptions, shown: str) -> list[EvalRun]:
+    data = load_json(path)
+    if not isinstance(data, dict) or not isinstance(data.get("metrics"), list):
+        raise InputError("has no `metrics` list", file=shown, field="metrics")
+    dataset = data.get("dataset_name")
+    model = path.absolute().parent.name
+    if not isinstance(dataset, str) or not dataset or not model:
+        raise InputError("names no dataset", file=shown, field="dataset_name", fix=_LAYOUT)
+    run = _outputs(path, "reports")
+    reviews = run / "reviews" / model if run is not None else None
+    if reviews is not None and _is_plain_dir(reviews):
+        found = sorted(
+            entry.name
+            for entry in os.scandir(reviews)
+            if entry.name.startswith(f"{dataset}_") and entry.name.endswith(".jsonl")
+        )
+        if found:
+            raise InputError(
+                f"is the aggregate of the reviews beside it (reviews/{model}/"
+                f"{found[0]}{' and more' if len(found) > 1 else ''}), which the "
+                "leaderboard reads item by item",
+                file=shown,
+                fix="give the reviews/**/*.jsonl files and not the reports: one run "
+                "counted once",
+            )
+    metrics = {
+        entry["name"]: entry.get("score")
+        for entry in data["metrics"]
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str)
+    }
+    if not metrics:
+        raise InputError("has no metric", file=shown, field="metrics")
+    names = list(metrics)
+    metric = pick_metric(names, names[0], options, shown, field="metrics.name")
+    score = unit_number(metrics[metric])
+    if score is None:
+        raise InputError(
+            f"has a {metric} score that is not in [0, 1]: {short(metrics[metric])}",
+            file=shown,
+            field="metrics.score",
+            fix="choose another metric with --metric",
+        )
+    notes = Notes(shown)
+    for other in names:
+        if other != metric:
+            notes.add(Notes.OTHERS, other)
+    notes.warn()
+    return [
+        EvalRun(
+            model_id=model,
+            task_id=dataset,
+            score=score,
+            metric_name=metric,
+            category=DEFAULT_CATEGORY,
+        )
+    ]
