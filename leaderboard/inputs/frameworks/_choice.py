@@ -1,7 +1,9 @@
 """Helpers of the EvalScope, HELM, LiveCodeBench and lighteval readers.
 
 - `json_lines`: a JSON Lines file read through the shared bounded reader
-  (`_common.text_lines`), one parsed object a line.
+  (`_common.read_bounded`), one parsed object a line. Lines end at ``\n`` only:
+  `str.splitlines` also splits at U+2028 and U+0085, which JSON strings may hold
+  raw (EvalScope's ``ensure_ascii=False`` output does).
 - `pick_metric`: the user's metric (``--metric`` / the ``metric`` input) among the
   metrics a file holds, else the framework's primary one; a preference that names
   nothing the file holds is refused, listing what it holds.
@@ -14,12 +16,13 @@ from __future__ import annotations
 import json
 import os
 import stat
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import text_lines
+from leaderboard.inputs.frameworks._common import read_bounded, short
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 
 
@@ -31,7 +34,15 @@ def json_lines(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
     InputError
         A line that is not JSON (or nested too deeply), or not a JSON object.
     """
-    for number, line in enumerate(text_lines(path), 1):
+    try:
+        text = read_bounded(path).decode("utf-8-sig")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot be read: {exc.__class__.__name__}: {short(str(exc), 80)}",
+            file=shown,
+            fix="check that the file exists, is complete and is UTF-8",
+        ) from None
+    for number, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:
