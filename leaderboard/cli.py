@@ -81,9 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         default="auto",
         choices=FORMATS,
-        help="how to read the files: auto (default) recognises Inspect, lm-eval and "
-        "promptfoo output and reads everything else as records; the others force one "
-        "reader",
+        help="how to read the files: auto (default) recognises the frameworks' output "
+        "(Inspect, lm-eval, promptfoo, EvalScope, HELM, LiveCodeBench, lighteval) and "
+        "reads everything else as records; the others force one reader",
     )
     report.add_argument(
         "--metric",

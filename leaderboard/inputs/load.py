@@ -36,7 +36,7 @@ def load_runs(
         Files (``.json``, ``.jsonl``, ``.ndjson``, ``.csv``, each optionally gzipped)
         and globs (``**`` matches directories recursively). A file named twice is read
         once.
-    format : {"auto", "records", "inspect", "lm-eval", "promptfoo"}
+    format : {"auto", "records"} or one of `frameworks.FRAMEWORK_FORMATS`
         ``"auto"`` asks `frameworks.sniff` whether a file is a framework log and
         otherwise reads it as records (by extension, then by content);
         ``"records"`` reads every file as records; a framework name reads every file

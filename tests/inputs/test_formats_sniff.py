@@ -27,7 +27,15 @@ PREFIXES = [
 
 
 def test_framework_formats__is_the_interface_tuple() -> None:
-    assert FRAMEWORK_FORMATS == ("inspect", "lm-eval", "promptfoo")
+    assert FRAMEWORK_FORMATS == (
+        "inspect",
+        "lm-eval",
+        "promptfoo",
+        "evalscope",
+        "helm",
+        "livecodebench",
+        "lighteval",
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,7 +95,7 @@ def test_sniff__inspect_archive_whose_head_hides_member_names(tmp_path: Path) ->
 
 def test_read__unknown_format_is_a_programming_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown framework format"):
-        read("helm", tmp_path / "x.json")
+        read("nonesuch", tmp_path / "x.json")
 
 
 _JSON = st.recursive(
