@@ -165,3 +165,41 @@ def test_read__outside_reviews_model_folder_is_refused(tmp_path: Path) -> None:
     shutil.copy(V1 / "reviews" / "qwen-plus" / "gsm8k_main.jsonl", tmp_path)
     with pytest.raises(InputError, match="outside reviews/<model>/"):
         read_quiet("evalscope", tmp_path / "gsm8k_main.jsonl")
+
+
+def test_predictions_file__is_evalscope_and_refused_naming_reviews(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = V1 / "predictions" / "qwen-plus" / "gsm8k_main.jsonl"
+    assert sniff(path, path.read_bytes()[:65536]) == "evalscope"
+    err = cli_refusal(capsys, str(path))
+    assert "predictions file" in err
+    assert "reviews/<model>/*.jsonl" in err
+
+
+@pytest.mark.parametrize(
+    ("source", "long_key"),
+    [
+        (V1 / "reviews" / "qwen-plus" / "gsm8k_main.jsonl", "messages"),
+        (V0 / "reviews" / "Qwen2.5-0.5B-Instruct" / "gsm8k_main.jsonl", "raw_input"),
+    ],
+    ids=["1.x", "0.x"],
+)
+def test_sniff__a_first_line_longer_than_the_head_is_still_evalscope(
+    tmp_path: Path, source: Path, long_key: str
+) -> None:
+    rows = _lines(source)
+    first = rows[0]
+    keys = list(first)
+    at = keys.index("sample_score" if "sample_score" in first else "reviewer_spec")
+    long = {k: first[k] for k in keys[:at]}
+    long[long_key] = "x" * 70_000  # the long field before the scores, as EvalScope orders
+    long.update({k: first[k] for k in keys[at:]})
+    folder = tmp_path / "reviews" / "m"
+    folder.mkdir(parents=True)
+    path = folder / "gsm8k_main.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [long, *rows[1:]]))
+    head = path.read_bytes()[:65536]
+    assert b"\n" not in head
+    assert sniff(path, head) == "evalscope"
+    assert len(load_quiet(str(path))) == len(rows)

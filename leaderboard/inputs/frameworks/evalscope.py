@@ -47,22 +47,37 @@ from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _REPORT_HEAD = re.compile(rb'\s*\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"dataset_name"\s*:')
+_INDEX_HEAD = re.compile(rb'\s*\{\s*"index"\s*:')
 _LAYOUT = (
     "keep EvalScope's layout: outputs/<run>/reviews/<model>/<benchmark>_<subset>.jsonl"
 )
 
 
 def sniff(head: bytes) -> bool:
-    """Whether `head` starts an EvalScope review file (either generation) or report."""
+    """Whether `head` starts an EvalScope review, prediction or report file.
+
+    A review line can be longer than the head (its ``messages`` come before
+    ``sample_score``; 0.x's prompts before ``reviewer_spec``), so a first line cut
+    by the head is judged by the keys that come first.
+    """
     text = head.removeprefix(UTF8_BOM)
     if _REPORT_HEAD.match(text):
         return b'"metrics"' in text and b'"model_name"' in text
-    first = text.split(b"\n", 1)[0]
+    first, newline, _ = text.partition(b"\n")
+    cut = not newline
+    if not _INDEX_HEAD.match(first):
+        return _is_v0(first, cut)
+    if b'"sample_score"' in first or (cut and b'"messages"' in first):
+        return b'"target"' in first
+    return b'"model_output"' in first and b'"messages"' in first  # a predictions file
+
+
+def _is_v0(first: bytes, cut: bool) -> bool:
     if not first.lstrip().startswith(b"{"):
         return False
-    if b'"sample_score"' in first and b'"index"' in first:
-        return b'"score"' in first and b'"value"' in first
-    return b'"reviewer_spec"' in first and b'"choices"' in first and b'"review"' in first
+    if b'"choices"' not in first or b'"review"' not in first:
+        return False
+    return b'"reviewer_spec"' in first or (cut and b'"answer_id"' in first)
 
 
 def _is_plain_dir(path: Path) -> bool:
@@ -142,8 +157,18 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
     """
     options = options or ReadOptions()
     shown = str(path)
-    if _REPORT_HEAD.match(read_head(path, 4096).removeprefix(UTF8_BOM)):
+    head = read_head(path, 4096).removeprefix(UTF8_BOM)
+    if _REPORT_HEAD.match(head):
         return _read_report(path, options, shown)
+    first = head.partition(b"\n")[0]
+    if b'"model_output"' in first and b'"sample_score"' not in first:
+        raise InputError(
+            "is an EvalScope predictions file: it holds the model's answers, not "
+            "their scores",
+            file=shown,
+            fix="give the reviews/<model>/*.jsonl files EvalScope wrote beside "
+            "predictions/",
+        )
     folder = path.absolute().parent
     if folder.parent.name != "reviews" or not folder.name:
         raise InputError(
@@ -161,7 +186,11 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
     benchmark, subset = _benchmark(path, model, subset, shown)
     primary = order[0]
     wanted = ReadOptions(
-        metrics=tuple(m.removeprefix("mean_") for m in options.metrics) + options.metrics
+        metrics=tuple(
+            dict.fromkeys(
+                (*(m.removeprefix("mean_") for m in options.metrics), *options.metrics)
+            )
+        )
     )
     available = list(dict.fromkeys(order[1:]))
     metric = pick_metric(available, primary, wanted, shown, field="score.value")
@@ -188,6 +217,14 @@ def _rows(
                 unusable += 1
                 continue
             item, repeat, scores, main = found
+        elif "choices" not in row:
+            raise InputError(
+                "is neither an EvalScope 1.x review (sample_score) nor a 0.x one "
+                "(choices[].review)",
+                file=shown,
+                line=number,
+                fix="give the reviews/<model>/*.jsonl files EvalScope wrote",
+            )
         else:
             if row.get("reviewed") is False:
                 unusable += 1
@@ -238,7 +275,14 @@ def _v1(
     value: dict[str, Any] = score["value"]
     main = score.get("main_score_name")
     main = main if isinstance(main, str) and main in value else next(iter(value))
-    group = sample.get("group_id", sample.get("sample_id", row.get("index", number)))
+    group = next(
+        (
+            found
+            for found in (sample.get("group_id"), sample.get("sample_id"), row.get("index"))
+            if isinstance(found, (str, int)) and not isinstance(found, bool)
+        ),
+        number,
+    )
     generation = sample.get("generation_index")
     return str(group), generation if isinstance(generation, int) else None, value, main
 

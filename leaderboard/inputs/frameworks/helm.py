@@ -107,7 +107,10 @@ def _split_of(entries: list[Any]) -> str:
         for stat in entry["stats"]
         if isinstance(stat, dict) and isinstance(stat.get("name"), dict)
     }
-    return "test" if "test" in splits or not splits else sorted(map(str, splits))[0]
+    for split in ("test", "valid"):
+        if split in splits or not splits:
+            return split
+    return sorted(map(str, splits))[0]
 
 
 def _merged(
