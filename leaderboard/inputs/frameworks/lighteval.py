@@ -5,7 +5,9 @@
 its metrics and their ``*_stderr``, with an ``all`` entry averaging them,
 ``versions``, ``config_tasks`` and ``summary_*``. It gives task-level records: one
 per task, the first metric lighteval wrote for it (its metric order) unless the user
-prefers another; ``all`` is left out (it averages the tasks). ``model_id`` is
+prefers another; ``all`` is left out (it averages the tasks), and so are metrics
+``config_tasks`` marks ``higher_is_better: false`` or that are lower-is-better by
+name. ``model_id`` is
 ``config_general.model_name`` (else ``config_general.model_config.model_name``).
 
 The per-item details (``details/<model>/<date>/details_<task>_<date>.parquet``) are
@@ -69,17 +71,34 @@ def _model(data: dict[str, Any], shown: str) -> str:
     )
 
 
-def _candidates(tasks: dict[str, dict[str, Any]], notes: Notes) -> dict[str, list[str]]:
+def _lower_is_better(configs: Any, task: str) -> set[str]:
+    """Metrics ``config_tasks`` marks ``higher_is_better: false`` for `task`."""
+    configs = configs if isinstance(configs, dict) else {}
+    config = configs.get(task, configs.get(task.rpartition("|")[0]))
+    listed = config.get("metric") if isinstance(config, dict) else None
+    found: set[str] = set()
+    for metric in listed if isinstance(listed, list) else []:
+        if isinstance(metric, dict) and metric.get("higher_is_better") is False:
+            names = metric.get("metric_name")
+            names = names if isinstance(names, list) else [names]
+            found.update(name for name in names if isinstance(name, str))
+    return found
+
+
+def _candidates(
+    tasks: dict[str, dict[str, Any]], configs: Any, notes: Notes
+) -> dict[str, list[str]]:
     """Each task's rankable metrics in lighteval's order (stderrs, lower-is-better out)."""
     candidates: dict[str, list[str]] = {}
     for task, entry in tasks.items():
         keys = []
+        lower = LOWER_IS_BETTER | _lower_is_better(configs, task)
         for key, value in entry.items():
             if key.endswith("_stderr") or isinstance(value, bool):
                 continue
             if not isinstance(value, (int, float)):
                 continue
-            if key in LOWER_IS_BETTER:
+            if key in lower:
                 notes.add(Notes.LOWER, f"{task} {key}")
                 continue
             keys.append(key)
@@ -133,7 +152,7 @@ def read_lighteval(path: Path, options: ReadOptions | None = None) -> list[EvalR
         for task, entry in results.items()
         if task != "all" and isinstance(entry, dict)
     }
-    candidates = _candidates(tasks, notes)
+    candidates = _candidates(tasks, data.get("config_tasks"), notes)
     held = list(dict.fromkeys(key for keys in candidates.values() for key in keys))
     if options.metrics and held:
         pick_metric(held, held[0], options, shown, field="results")
