@@ -10,6 +10,9 @@ It follows GitHub's documented behaviour for the few endpoints the action uses:
   integration" for an installation token such as the workflow's ``GITHUB_TOKEN``;
 - the Git Data endpoints (refs, blobs, trees, commits) and ``GET contents/{path}``
   that the kept history uses, in `tests.fakes.github_git`;
+- the commit statuses (``POST statuses/{sha}``, ``GET commits/{ref}/statuses`` and
+  ``/status``) and the labels of an issue or pull request (``GET issues/{n}/labels``,
+  and ``labels`` in the pull request), in `tests.fakes.github_statuses`;
 - 401 for an unknown token, 403 on writes with a read-only (fork) token, 422 for a
   blank body or one over 65,536 characters, rate-limit headers on every answer.
 
@@ -33,6 +36,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from tests.fakes.github_git import GIT_ROUTES, GIT_WRITE_ROUTES, GitData
+from tests.fakes.github_statuses import STATUS_ROUTES, STATUS_WRITE_ROUTES, StatusData
 from tests.fakes.github_wire import (
     BOT_LOGIN,
     DEFAULT_PER_PAGE,
@@ -96,9 +100,16 @@ _ROUTES: tuple[tuple[str, str, str], ...] = (
     ),
     ("GET", r"/repos/(?P<o>[^/]+)/(?P<r>[^/]+)/pulls/(?P<n>\d+)", "get_pull"),
     *GIT_ROUTES,
+    *STATUS_ROUTES,
 )
 WRITE_ROUTES = frozenset(
-    {"create_comment", "update_comment", "delete_comment", *GIT_WRITE_ROUTES}
+    {
+        "create_comment",
+        "update_comment",
+        "delete_comment",
+        *GIT_WRITE_ROUTES,
+        *STATUS_WRITE_ROUTES,
+    }
 )
 
 
@@ -136,6 +147,10 @@ class FakeGitHub:
         #: yet, so the Git Data endpoints answer 409 "Git Repository is empty." until a
         #: test commits (``fake.git.commit_files("main", {...})``).
         self.git = GitData(lock=self._lock)
+        #: The commit statuses and the labels (`tests.fakes.github_statuses`): read
+        #: back with ``fake.status.latest(sha)`` or ``fake.status.statuses[sha]``, label
+        #: with ``fake.status.add_label(7, "accept-regression")``.
+        self.status = StatusData(repository=repository, now=self._now)
         self._faults: dict[str, deque[Fault]] = defaultdict(deque)
         self._hooks: dict[str, list[Callable[[RecordedRequest], None]]] = defaultdict(list)
         self._server: ThreadingHTTPServer | None = None
@@ -188,6 +203,7 @@ class FakeGitHub:
         self, number: int, head_sha: str = "a" * 40, base_sha: str = "b" * 40
     ) -> None:
         with self._lock:
+            self.status.known |= {head_sha, base_sha}
             self._state.issues.add(number)
             self._state.pulls[number] = {
                 "number": number,
@@ -202,7 +218,13 @@ class FakeGitHub:
     def set_head(self, number: int, head_sha: str) -> None:
         """A push to the pull request."""
         with self._lock:
+            self.status.known.add(head_sha)
             self._state.pulls[number]["head_sha"] = head_sha
+
+    def add_commit(self, sha: str) -> None:
+        """A commit statuses may be set on (pull requests' heads and bases already are)."""
+        with self._lock:
+            self.status.known.add(sha)
 
     def add_comment(
         self, number: int, body: str, *, login: str = "octocat", user_type: str = "User"
@@ -265,9 +287,36 @@ class FakeGitHub:
             if route.startswith(("git_", "get_contents")):
                 self.git.api = f"{self.base_url}/repos/{self.repository}"
                 answer: Answer = getattr(self.git, f"do_{route}")(call)
+            elif route in {n for _, _, n in STATUS_ROUTES}:
+                answer = self._statuses(route, call)
             else:
                 answer = getattr(self, f"_do_{route}")(call)
             return answer
+
+    def _statuses(self, route: str, call: Call) -> Answer:
+        self.status.api = f"{self.base_url}/repos/{self.repository}"
+        if route == "create_status":
+            return self.status.do_create_status(call, resolve=self._commit)
+        if route == "combined_status":
+            return self.status.do_combined_status(call, resolve=self._commit)
+        if route == "list_statuses":
+            return self.status.do_list_statuses(
+                call, resolve=self._commit, paginate=self._paginate
+            )
+        return self.status.do_list_labels(
+            call, issues=self._state.issues, paginate=self._paginate
+        )
+
+    def _commit(self, ref: str) -> str | None:
+        """The full sha of a known commit (a full or abbreviated sha, or a branch)."""
+        resolved = self.git._resolve(ref)
+        if resolved is not None:
+            return resolved
+        known = self.status.known | set(self.git.commits)
+        if ref in known:
+            return ref
+        hits = [sha for sha in known if len(ref) >= 7 and sha.startswith(ref)]
+        return hits[0] if len(hits) == 1 else None
 
     def _do_get_user(self, call: Call) -> Answer:
         if not call.token.user_endpoint:
@@ -296,6 +345,7 @@ class FakeGitHub:
                     "label": "octo-org:feature",
                 },
                 "base": {"sha": pull["base_sha"], "ref": "main", "label": "octo-org:main"},
+                "labels": list(self.status.labels.get(number, [])),
             },
         )
 
@@ -303,10 +353,13 @@ class FakeGitHub:
         number = int(call.args["n"])
         if number not in self._state.issues:
             return error_answer(404, "Not Found")
+        return self._paginate(call, self.comments(number))
+
+    def _paginate(self, call: Call, live: list[Any]) -> Answer:
+        """One page of ``live`` as the query asks, with GitHub's Link header."""
         per_page = int_param(call.query.get("per_page"), DEFAULT_PER_PAGE)
         per_page = DEFAULT_PER_PAGE if per_page < 1 else min(per_page, MAX_PER_PAGE)
         page = max(int_param(call.query.get("page"), 1), 1)
-        live = self.comments(number)
         last = max((len(live) + per_page - 1) // per_page, 1)
         items = live[(page - 1) * per_page : page * per_page]
         headers = {}

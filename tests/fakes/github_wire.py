@@ -42,6 +42,7 @@ class Token:
     can_write: bool = True
     user_endpoint: bool = False  # GET /user answers 200 (a PAT) or 403 (installation)
     can_read_pulls: bool = True  # False: `permissions: issues: write` alone
+    can_write_statuses: bool = True  # False: the job's permissions lack `statuses: write`
 
 
 @dataclass(frozen=True)
