@@ -1,0 +1,168 @@
+"""The commit status and the pull request's labels, through PyGithub.
+
+Imported lazily (from the publishers), as `leaderboard.action.comments` is, so that
+the command line never loads PyGithub. Two requests matter:
+
+- ``POST /repos/{owner}/{repo}/statuses/{sha}``: a new status for (commit, context);
+  the latest one per context is what the checks list shows, so a re-run replaces its
+  own verdict and two headers keep two lines. Safe to retry: a second POST of the
+  same status only repeats it.
+- ``GET /repos/{owner}/{repo}/issues/{number}/labels``: the labels the pull request
+  carries now (the event's copy is as old as the event: a label added since, or a
+  re-run, would be missed).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import requests
+from github import Auth, BadAttributeException, Github, GithubException
+
+from leaderboard.action.retry import Failure, Retrier, classify
+from leaderboard.action.status import StatusPlan
+
+__all__ = ["GitHubStatuses", "StatusError"]
+
+T = TypeVar("T")
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, BadAttributeException)
+
+
+class StatusError(Exception):
+    """A status not set or labels not read; ``status`` is GitHub's answer (0: none)."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class GitHubStatuses:
+    """Sets commit statuses and reads a pull request's labels and head.
+
+    Parameters
+    ----------
+    token : str
+        The API token.
+    api_url : str
+        ``GITHUB_API_URL``.
+    repository : str
+        ``owner/name``.
+    sleep : callable
+        How to wait between retries; tests pass a recorder.
+    max_wait : float
+        Upper bound, in seconds, on the waiting of one call.
+    clock : callable
+        Current UNIX time, to read ``x-ratelimit-reset``.
+    max_attempts : int
+        Attempts per request.
+    timeout : int
+        Seconds before one request times out.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str,
+        api_url: str,
+        repository: str,
+        sleep: Callable[[float], None] = time.sleep,
+        max_wait: float = 30.0,
+        clock: Callable[[], float] = time.time,
+        max_attempts: int = 3,
+        timeout: int = 15,
+    ) -> None:
+        self._token = token
+        self._api_url = api_url.rstrip("/")
+        self._repository = repository
+        self._clock = clock
+        self._timeout = timeout
+        self.retrier = Retrier(sleep=sleep, max_wait=max_wait, max_attempts=max_attempts)
+
+    def __repr__(self) -> str:
+        return (
+            f"GitHubStatuses(api_url={self._api_url!r}, "
+            f"repository={self._repository!r}, token='***')"
+        )
+
+    def set_status(self, sha: str, plan: StatusPlan) -> str:
+        """Create the status on ``sha``; return its context.
+
+        Raises
+        ------
+        StatusError
+            Refused (403 without ``statuses: write`` or with a fork's token, 422 for
+            a commit GitHub does not know), or no answer after the retries.
+        """
+
+        def post(gh: Github) -> str:
+            commit = gh.get_repo(self._repository).get_commit(sha)  # lazy: no request
+            status = commit.create_status(
+                state=plan.state,
+                description=plan.description,
+                context=plan.context,
+                **({"target_url": plan.target_url} if plan.target_url else {}),
+            )
+            return str(status.context)
+
+        return self._run("set the commit status", post)
+
+    def labels(self, pr_number: int) -> list[str]:
+        """The names of the labels pull request ``pr_number`` carries now."""
+
+        def read(gh: Github) -> list[str]:
+            issue = gh.get_repo(self._repository).get_issue(pr_number)  # lazy
+            return [label.name for label in issue.get_labels()]
+
+        return self._run(f"read the labels of #{pr_number}", read)
+
+    def head(self, pr_number: int) -> str:
+        """The head commit of pull request ``pr_number``."""
+
+        def read(gh: Github) -> str:
+            return str(gh.get_repo(self._repository).get_pull(pr_number).head.sha)
+
+        return self._run(f"read the head commit of #{pr_number}", read)
+
+    def _run(self, what: str, request: Callable[[Github], T]) -> T:
+        if not re.fullmatch(r"[\w.-]+/[\w.-]+", self._repository):
+            raise StatusError(f"repository {self._repository!r} is not owner/name")
+        self.retrier.reset()
+        try:
+            with Github(
+                base_url=self._api_url,
+                auth=Auth.Token(self._token),
+                timeout=self._timeout,
+                user_agent="leaderboard-action",
+                per_page=100,
+                retry=None,
+                seconds_between_requests=None,
+                seconds_between_writes=None,
+                lazy=True,
+            ) as gh:
+                return self.retrier.call(lambda: self._attempt(what, request, gh))
+        except Failure as failure:
+            said = f"{failure.status} {failure.reason}".strip() if failure.status else ""
+            why = said or failure.reason
+            tail = f"; {failure.gave_up}" if failure.gave_up else ""
+            raise StatusError(
+                self._scrub(f"could not {what}: {why}{tail}"), failure.status
+            ) from None
+        except (GithubException, requests.RequestException, OSError, *_UNREADABLE) as exc:
+            raise StatusError(
+                self._scrub(f"could not {what}: unexpected answer ({type(exc).__name__})")
+            ) from None
+
+    def _attempt(self, what: str, request: Callable[[Github], T], gh: Github) -> T:
+        try:
+            return request(gh)
+        except GithubException as exc:
+            raise classify(what, exc.status, exc.headers, exc.data, self._clock()) from None
+        except (requests.RequestException, OSError) as exc:
+            reason = f"connection failed ({type(exc).__name__})"
+            raise Failure(what, 0, reason, transient=True) from None
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._token, "***") if self._token else text
