@@ -90,6 +90,7 @@ class CommentContext:
     summary_url: str | None = None  # where the full report can be read (job summary)
     docs_url: str | None = None  # "How to read this": the action's docs/statistics.md
     workspace: str | None = None  # shown as "." in failure messages (relative paths)
+    accepted_by: str | None = None  # the accept label that accepted a regression
 
 
 #: Longest string or list a user template may build with ``*`` (a comment holds
@@ -273,6 +274,7 @@ def _fit(
                 header=context.header,
                 options=o,
                 docs_url=context.docs_url,
+                accepted_by=context.accepted_by,
             )
         )
 

@@ -149,11 +149,20 @@ def _nothing_compared(
     )
 
 
-def verdict(report: Report, sha: str | None, run: str | None, header: str) -> str:
+def verdict(
+    report: Report,
+    sha: str | None,
+    run: str | None,
+    header: str,
+    *,
+    accepted_by: str | None = None,
+) -> str:
     """The first line: the gate's state, the pair, the difference, what it could see.
 
     One line for each `Gate.status`; the numbers are `candidate - baseline` of the
-    comparison `headline` picks, with its (family-adjusted) interval.
+    comparison `headline` picks, with its (family-adjusted) interval. With
+    ``accepted_by`` (the accept label the pull request carries) a regression reads
+    "Regression accepted by label …".
     """
     gate = report.gate
     at = f" for {sha}" if sha else ""
@@ -180,8 +189,11 @@ def verdict(report: Report, sha: str | None, run: str | None, header: str) -> st
     diff = f"{signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}"
     if c.status == "regressed":
         more = f" (and {len(same)} more)" if same else ""
+        what = "Regression"
+        if accepted_by:
+            what = f"Regression accepted by label “{md_text(truncate(accepted_by, 50))}”"
         return (
-            f"{prefix}{mark} **Regression**{at}: {_pair(c)}: {diff}, wholly below "
+            f"{prefix}{mark} **{what}**{at}: {_pair(c)}: {diff}, wholly below "
             f"{below_text(c.margin)}{more}; {detects_text(c.min_detectable_regression)}."
             f"{link}"
         )

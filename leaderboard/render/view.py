@@ -296,6 +296,7 @@ def build_view(
     header: str = "leaderboard",
     options: Options | None = None,
     docs_url: str | None = None,
+    accepted_by: str | None = None,
 ) -> View:
     """Build the escaped view of `report` that templates render.
 
@@ -303,7 +304,7 @@ def build_view(
     ----------
     report : Report
         The report; its ids are untrusted.
-    head_sha, run_url, summary_url, header, docs_url
+    head_sha, run_url, summary_url, header, docs_url, accepted_by
         What `leaderboard.render.comment.CommentContext` holds.
     options : Options, optional
         Which parts to show (all by default).
@@ -372,7 +373,7 @@ def build_view(
     extra_views = [_row(r, cats, gate.baseline, regressed) for r in extra]
     return View(
         target=opt.target,
-        verdict=verdict(report, sha, run, head),
+        verdict=verdict(report, sha, run, head, accepted_by=accepted_by),
         status=_STATUS.get(gate.status, "undetermined"),
         header=head,
         head_sha=sha,

@@ -85,3 +85,18 @@ def test_comment__a_label_is_escaped_like_any_id() -> None:
     assert "<b>" not in text
     assert "@team" not in text
     assert "*x*" not in text
+
+
+def test_comment__an_accepted_regression_names_the_label_in_the_first_line() -> None:
+    report = _report(_runs(("a", "b"), {"b": 0.2}), _runs(("a", "b")))
+    context = CommentContext(head_sha=SHA, accepted_by="accept-*regression*")
+    first = render_comment(report, context).splitlines()[0]
+    assert first.startswith(
+        "🔴 **Regression accepted by label “accept-\\*regression\\*”** for `0123456`: "
+        "**b** vs **b @"
+    )
+    # Without a regression the label changes nothing.
+    calm = _report(_runs(("a", "b")), _runs(("a", "b")))
+    assert render_comment(calm, context) == render_comment(
+        calm, CommentContext(head_sha=SHA)
+    )
