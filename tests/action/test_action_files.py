@@ -169,7 +169,12 @@ def test_examples__minimal_permissions_and_a_concurrency_group(path: Path) -> No
     data = _load(path.read_text())
     assert data["permissions"] == {}
     assert "concurrency" in data
-    allowed = {"contents": "read", "pull-requests": "write", "actions": "read"}
+    allowed = {
+        "contents": "read",
+        "pull-requests": "write",
+        "actions": "read",
+        "statuses": "write",  # the commit status (CONTRACT.md section 9)
+    }
     for job in data["jobs"].values():
         for scope, level in job["permissions"].items():
             if (scope, level) == ("contents", "write"):

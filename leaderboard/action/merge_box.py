@@ -1,0 +1,128 @@
+"""What the pull request's merge box shows: the commit status, and an accepted regression.
+
+Both read or write through a `StatusClient` (`leaderboard.action.commit_status`,
+PyGithub, imported lazily by the caller). Neither ever changes the exit status on its
+own: a status that cannot be set is one line in the log (no annotation: a user who
+never granted ``statuses: write`` must not get a warning on every run), and labels
+that cannot be read leave the regression unaccepted, with one line saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from leaderboard.action.event import Target
+from leaderboard.action.runner import Log
+from leaderboard.action.status import StatusPlan, accepted_by
+
+__all__ = ["StatusClient", "from_fork", "publish_status", "read_acceptance"]
+
+FORK_RECIPE = "examples/workflows/leaderboard-fork-safe-*.yml"
+
+
+class StatusClient(Protocol):
+    """What the merge box needs from `leaderboard.action.commit_status.GitHubStatuses`."""
+
+    def set_status(self, sha: str, plan: StatusPlan) -> str: ...
+
+    def labels(self, pr_number: int) -> list[str]: ...
+
+    def head(self, pr_number: int) -> str: ...
+
+
+def from_fork(event: Mapping[str, Any], repository: str | None) -> bool:
+    """Whether a ``pull_request`` event's head lives in another repository (a fork)."""
+    pull = event.get("pull_request")
+    head = pull.get("head") if isinstance(pull, dict) else None
+    repo = head.get("repo") if isinstance(head, dict) else None
+    name = repo.get("full_name") if isinstance(repo, dict) else None
+    return isinstance(name, str) and bool(repository) and name != repository
+
+
+def read_acceptance(
+    client: StatusClient | None,
+    target: Target,
+    accept_label: str | None,
+    log: Log,
+) -> str | None:
+    """The accept label, if the pull request carries it now; else None.
+
+    The labels are read from the API at run time, never from the event (a label added
+    after the push, then a re-run, must count). A pull-request number nothing vouches
+    for (`Target.unconfirmed`: the fork-safe recipe reads it from an artifact) counts
+    only if that pull request's head is the commit the results are for: otherwise a
+    fork could name a labelled pull request and have its own regression accepted.
+    """
+    number = target.pr_number
+    if not accept_label or number is None:
+        return None
+    if client is None:
+        log.info(f"accept-label: no github-token, so the labels of #{number} are not read")
+        return None
+    from leaderboard.action.commit_status import StatusError  # noqa: PLC0415 - lazy PyGithub
+
+    try:
+        label = accepted_by(client.labels(number), accept_label)
+        if label is not None and target.unconfirmed:
+            head = client.head(number)
+            if head != target.head_sha:
+                log.info(
+                    f"accept-label: #{number} carries {label!r}, but its head is "
+                    f"{head[:7]}, not {(target.head_sha or '?')[:7]}, the commit these "
+                    "results are for; the regression is not accepted"
+                )
+                return None
+    except StatusError as exc:
+        log.info(f"accept-label: {exc}; the regression is not accepted")
+        return None
+    if label is not None:
+        log.info(f"accept-label: #{number} carries {label!r}: the regression is accepted")
+    return label
+
+
+def publish_status(
+    client: StatusClient | None,
+    target: Target,
+    plan: StatusPlan,
+    log: Log,
+    *,
+    fork: bool = False,
+) -> bool:
+    """Set ``plan`` on the pull request's head commit; True when it was set.
+
+    Every failure is one line in the log, never an annotation, never an exception.
+    """
+    number, sha = target.pr_number, target.head_sha
+    if number is None:
+        return False
+    if client is None or not sha:
+        why = "no head commit is known" if client else "no github-token"
+        log.info(f"commit status not set on #{number}: {why}")
+        return False
+    from leaderboard.action.commit_status import StatusError  # noqa: PLC0415 - lazy PyGithub
+
+    where = f"commit status {plan.context!r} not set on {sha[:7]}"
+    try:
+        client.set_status(sha, plan)
+    except StatusError as exc:
+        if exc.status == 403 and fork:
+            log.info(
+                f"{where}: a pull request from a fork gets a read-only token; the "
+                f"fork-safe recipe ({FORK_RECIPE}) sets it from the base repository"
+            )
+        elif exc.status == 403:
+            log.info(
+                f"{where}: the token may not write commit statuses ({exc}); give the "
+                "job `permissions: statuses: write`, or set commit-status: false"
+            )
+        else:
+            log.info(f"{where}: {exc}")
+        return False
+    except Exception as exc:  # a bug here must not hide the gate's exit status
+        log.info(
+            f"{where}: internal error ({type(exc).__name__}; a bug in leaderboard-action)"
+        )
+        return False
+    log.info(f"commit status {plan.context}: {plan.state}: {plan.description}")
+    return True
