@@ -171,9 +171,7 @@ def test_set_status__posts_on_the_commit_and_a_rerun_replaces_it(
         "leaderboard/evals": "success",
     }
     assert latest["leaderboard"]["target_url"] is None
-    assert github_api.status.statuses[HEAD][0]["description"] == (
-        f"regressed: {M}0.081"
-    )
+    assert github_api.status.statuses[HEAD][0]["description"] == (f"regressed: {M}0.081")
     assert github_api.status.statuses[HEAD][0]["target_url"] == "https://x/1"
     assert [c.route for c in github_api.requests] == ["create_status"] * 3
 
