@@ -141,7 +141,12 @@ def test_readme_workflow__is_valid_and_uses_only_declared_inputs(
     assert given <= set(action["inputs"])
     required = {k for k, v in action["inputs"].items() if (v or {}).get("required")}
     assert required <= given
-    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert workflow["permissions"] == {
+        "contents": "read",
+        "pull-requests": "write",
+        "statuses": "write",  # the commit status (CONTRACT.md section 9)
+    }
+    assert {"labeled", "unlabeled"} <= set(workflow["on"]["pull_request"]["types"])
     path = tmp_path / "workflow.yml"
     path.write_text(block, encoding="utf-8")
     schema = ["--builtin-schema", "vendor.github-workflows"]
