@@ -17,12 +17,20 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, TextIO
 
 from leaderboard.action.baseline import choose_baseline
 from leaderboard.action.compute import compute_report, redacted, report_and_runs
 from leaderboard.action.event import Target, read_event, resolve_target
 from leaderboard.action.gitdata import Api, connect
+from leaderboard.action.merge_box import (
+    CommitStatus,
+    StatusClient,
+    from_fork,
+    make_statuses,
+    read_acceptance,
+)
 from leaderboard.action.policy import EXIT_BUG, EXIT_USAGE, exit_status
 from leaderboard.action.post import Comment, Commenter, make_commenter
 from leaderboard.action.publish import (
@@ -73,6 +81,7 @@ def run(
     out: TextIO,
     compute: Callable[[Settings], Report] | None = None,
     git: Api | None = None,
+    statuses: StatusClient | None = None,
 ) -> int:
     """Compute the report, publish it, and return the exit status.
 
@@ -90,6 +99,9 @@ def run(
         Turns the settings into a report (default: `report_and_runs`).
     git : callable, optional
         Makes the kept history's Git Data client; by default from the settings.
+    statuses : StatusClient, optional
+        Sets the commit status and reads the pull request's labels
+        (`leaderboard.action.merge_box`); None: no status, no label read.
     """
     log = Log(out, secrets=[settings.github_token])
     target = Target(None, settings.sha, settings.run_id)
@@ -110,6 +122,11 @@ def run(
             choice = choose_baseline(settings, event, git, log)
             computed, runs = report_and_runs(settings, choice, log)
         report = redacted(computed, log)
+        # The accept label, read now from the API (only a regression can be accepted).
+        accepted = None
+        if report.gate.regressed:
+            accepted = read_acceptance(statuses, target, settings.accept_label, log)
+        context = replace(context, accepted_by=accepted)
         # What a template renders is redacted too (it may spell the token itself).
         comment = log.redact(render_comment(report, context, template=settings.template))
         summary = log.redact(render_summary(report, context, template=settings.template))
@@ -122,11 +139,17 @@ def run(
         with contextlib.suppress(Exception):  # the original exception is what matters
             report_failure(settings, commenter, target, None, log)
         raise
-    outcome = Outcome(report, comment, summary, exit_status(report, settings), report_path)
+    status = exit_status(report, settings, accepted=accepted)
+    outcome = Outcome(report, comment, summary, status, report_path, accepted=accepted)
     publishers: list[Publisher] = [VerdictLog(settings, log), Summary(settings)]
     if compute is None:
         publishers.append(HistoryStore(settings, event, git, runs, log))
-    publishers += [Comment(settings, commenter, target, log), Outputs(settings)]
+    fork = from_fork(event, settings.repository)
+    publishers += [
+        Comment(settings, commenter, target, log),
+        CommitStatus(settings, statuses, target, log, fork=fork),
+        Outputs(settings),
+    ]
     publish_all(publishers, outcome, log)
     return outcome.status
 
@@ -181,7 +204,9 @@ def main(env: Mapping[str, str] | None = None) -> int:
             with contextlib.suppress(UsageError):
                 target = resolve_target(settings, event)
             return report_failure(settings, commenter, target, error, log)
-        return run(settings, commenter, event=event, out=out)
+        return run(
+            settings, commenter, event=event, out=out, statuses=make_statuses(settings)
+        )
     except Exception:
         print_traceback(log)
         log.error("internal error (a bug in leaderboard-action; traceback above)")

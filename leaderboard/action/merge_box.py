@@ -10,13 +10,24 @@ that cannot be read leave the regression unaccepted, with one line saying so.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from leaderboard.action.event import Target
+from leaderboard.action.policy import EXIT_REGRESSED
+from leaderboard.action.publish import Outcome
 from leaderboard.action.runner import Log
-from leaderboard.action.status import StatusPlan, accepted_by
+from leaderboard.action.settings import Settings
+from leaderboard.action.status import StatusPlan, accepted_by, plan_status
 
-__all__ = ["StatusClient", "from_fork", "publish_status", "read_acceptance"]
+__all__ = [
+    "CommitStatus",
+    "StatusClient",
+    "from_fork",
+    "make_statuses",
+    "publish_status",
+    "read_acceptance",
+]
 
 FORK_RECIPE = "examples/workflows/leaderboard-fork-safe-*.yml"
 
@@ -29,6 +40,53 @@ class StatusClient(Protocol):
     def labels(self, pr_number: int) -> list[str]: ...
 
     def head(self, pr_number: int) -> str: ...
+
+
+@dataclass(frozen=True)
+class CommitStatus:
+    """The commit status, as a publisher: after the comment, whose URL it links to.
+
+    State `failure` exactly when the step fails on the gate (`Outcome.status` is
+    `EXIT_REGRESSED`); nothing when no report was made or ``commit-status`` is false.
+    """
+
+    settings: Settings
+    client: StatusClient | None
+    target: Target
+    log: Log
+    fork: bool = False
+    what: str = "commit status"
+
+    def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
+        """Set the status on the pull request's head commit, if there is one."""
+        if outcome.report is None or not self.settings.commit_status:
+            return {}
+        plan = plan_status(
+            outcome.report,
+            header=self.settings.comment_header,
+            failing=outcome.status == EXIT_REGRESSED,
+            accepted=outcome.accepted,
+            target_url=published.get("comment-url") or self.settings.run_url,
+        )
+        plan = StatusPlan(
+            plan.context, plan.state, self.log.redact(plan.description), plan.target_url
+        )
+        publish_status(self.client, self.target, plan, self.log, fork=self.fork)
+        return {}
+
+
+def make_statuses(settings: Settings) -> StatusClient | None:
+    """The PyGithub client of statuses and labels, or None when neither is wanted."""
+    wanted = settings.commit_status or settings.accept_label
+    if not wanted or not settings.github_token or not settings.repository:
+        return None
+    from leaderboard.action.commit_status import GitHubStatuses  # noqa: PLC0415 - lazy PyGithub
+
+    return GitHubStatuses(
+        token=settings.github_token,
+        api_url=settings.api_url,
+        repository=settings.repository,
+    )
 
 
 def from_fork(event: Mapping[str, Any], repository: str | None) -> bool:

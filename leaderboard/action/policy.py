@@ -1,9 +1,9 @@
 """The exit status: one function of the report and the settings (CONTRACT.md section 4).
 
-0 report made and no regression that fails the step; 1 a gated comparison regressed
-and ``fail-on-regression`` is true; 2 bad input or configuration; 3 a bug. Every rule
-that turns a verdict into a status lives in `exit_status`: a publisher never changes
-it.
+0 report made and no regression that fails the step; 1 a gated comparison regressed,
+``fail-on-regression`` is true and no ``accept-label`` accepts it; 2 bad input or
+configuration; 3 a bug. Every rule that turns a verdict into a status lives in
+`exit_status`: a publisher never changes it (the commit status follows it).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ __all__ = ["EXIT_BUG", "EXIT_OK", "EXIT_REGRESSED", "EXIT_USAGE", "exit_status"]
 EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 
 
-def exit_status(report: Report, settings: Settings) -> int:
+def exit_status(report: Report, settings: Settings, *, accepted: str | None = None) -> int:
     """The step's status for a report that was made.
 
     Parameters
@@ -25,6 +25,9 @@ def exit_status(report: Report, settings: Settings) -> int:
         The computed report.
     settings : Settings
         ``fail-on-regression`` decides whether a regression fails the step.
+    accepted : str, optional
+        The ``accept-label`` the pull request carries (CONTRACT.md section 9): a
+        regression it accepts does not fail the step.
 
     Returns
     -------
@@ -32,6 +35,6 @@ def exit_status(report: Report, settings: Settings) -> int:
         `EXIT_REGRESSED` when the gate regressed and the step fails on it, else
         `EXIT_OK` (an undetermined gate, or no baseline run, alone passes).
     """
-    if report.gate.regressed and settings.fail_on_regression:
+    if report.gate.regressed and settings.fail_on_regression and not accepted:
         return EXIT_REGRESSED
     return EXIT_OK

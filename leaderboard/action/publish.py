@@ -52,6 +52,8 @@ class Outcome:
         The JSON report written in the workspace.
     failure : str or None
         Why no report was made (an ``::error::`` has said so), or None.
+    accepted : str or None
+        The ``accept-label`` that accepted the regression, or None.
     """
 
     report: Report | None
@@ -60,6 +62,7 @@ class Outcome:
     status: int
     report_path: Path | None = None
     failure: str | None = None
+    accepted: str | None = None
 
 
 class Publisher(Protocol):
@@ -109,7 +112,12 @@ class VerdictLog:
     def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
         """Print the verdict lines; a regression that fails the step is an error."""
         if outcome.report is not None:
-            _log_verdict(outcome.report, self.log, failing=self.settings.fail_on_regression)
+            _log_verdict(
+                outcome.report,
+                self.log,
+                failing=self.settings.fail_on_regression,
+                accepted=outcome.accepted,
+            )
         return {}
 
 
@@ -130,8 +138,8 @@ class Summary:
 class Outputs:
     """The step outputs (``GITHUB_OUTPUT``), written last, once.
 
-    With a report: ``regressed``, ``report`` and ``comment-url`` (empty when no
-    comment was posted); without one, only a ``comment-url`` that was posted.
+    With a report: ``regressed``, ``accepted``, ``report`` and ``comment-url`` (empty
+    when no comment was posted); without one, only a ``comment-url`` that was posted.
     """
 
     settings: Settings
@@ -142,6 +150,7 @@ class Outputs:
         outputs: dict[str, str] = {}
         if outcome.report is not None:
             outputs["regressed"] = "true" if outcome.report.gate.regressed else "false"
+            outputs["accepted"] = "true" if outcome.accepted else "false"
             if outcome.report_path is not None:
                 outputs["report"] = display_path(self.settings, outcome.report_path)
             outputs["comment-url"] = ""
@@ -150,7 +159,9 @@ class Outputs:
         return {}
 
 
-def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
+def _log_verdict(
+    report: Report, log: Log, *, failing: bool, accepted: str | None = None
+) -> None:
     data = report.data
     log.info(
         f"leaderboard: {data.models} models, {data.tasks} tasks, {data.records} records; "
@@ -175,7 +186,12 @@ def _log_verdict(report: Report, log: Log, *, failing: bool) -> None:
             f"[{c.ci_lo:+.4f}, {c.ci_hi:+.4f}] at {c.confidence:.10g}, "
             f"margin {c.margin:.10g}"
         )
-        if c.regressed and failing:
+        if c.regressed and accepted:
+            log.warning(
+                f"regression: {line} (accepted by label {accepted!r})",
+                title="leaderboard: regression accepted",
+            )
+        elif c.regressed and failing:
             log.error(f"regression: {line}", title="leaderboard: regression")
         elif c.regressed:
             log.warning(

@@ -32,6 +32,8 @@ MAX_RESAMPLES = 1_000_000
 #: request that is not itself weeks behind, and the drift table's window.
 DEFAULT_HISTORY_KEEP = 50
 MAX_HISTORY_KEEP = 1000
+DEFAULT_ACCEPT_LABEL = "accept-regression"
+MAX_LABEL_CHARS = 50  # GitHub's limit on a label's name
 _HEADER = re.compile(r"[\w .:/()+-]{1,64}")
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
@@ -130,6 +132,19 @@ def parse_header(name: str, raw: str) -> str:
             f"got {raw!r}"
         )
     return raw
+
+
+def parse_accept_label(name: str, raw: str) -> str | None:
+    """Parse ``accept-label``: empty (off), or a label name as GitHub allows one."""
+    label = raw.strip()
+    if not label:
+        return None
+    if len(label) > MAX_LABEL_CHARS or not label.isprintable():
+        raise UsageError(
+            f"{name}: must be a label name of at most {MAX_LABEL_CHARS} printable "
+            f"characters on one line (or empty: off), got {raw!r}"
+        )
+    return label
 
 
 def parse_format(name: str, raw: str) -> str:
@@ -261,6 +276,8 @@ INPUTS: tuple[Input, ...] = (
         str(DEFAULT_HISTORY_KEEP),
         lambda n, raw: parse_int(n, raw, minimum=1, maximum=MAX_HISTORY_KEEP),
     ),
+    Input("commit-status", "true", parse_bool),
+    Input("accept-label", DEFAULT_ACCEPT_LABEL, parse_accept_label),
 )
 
 
@@ -295,6 +312,8 @@ class Settings:
     baseline_label: str | None = None
     history_branch: str | None = None
     history_keep: int = DEFAULT_HISTORY_KEEP
+    commit_status: bool = True
+    accept_label: str | None = DEFAULT_ACCEPT_LABEL
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"

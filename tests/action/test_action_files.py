@@ -35,8 +35,10 @@ CONTRACT_INPUTS = {
     "github-token": "${{ github.token }}",
     "template": "",
     "json-report": "",
+    "commit-status": "true",  # section 9
+    "accept-label": "accept-regression",
 }
-CONTRACT_OUTPUTS = {"regressed", "report", "comment-url"}
+CONTRACT_OUTPUTS = {"regressed", "report", "comment-url", "accepted"}
 SHA_PIN = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 

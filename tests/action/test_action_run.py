@@ -140,6 +140,7 @@ def test_run__pull_request_no_regression__comment_summary_outputs_exit_0(
     out = outputs(settings)
     assert out == {
         "regressed": "false",
+        "accepted": "false",
         "report": "leaderboard-report.json",
         "comment-url": "https://github.com/octo-org/octo-repo/pull/7#issuecomment-1",
     }
