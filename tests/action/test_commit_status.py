@@ -3,7 +3,9 @@ and `GitHubStatuses` against the fake API (statuses and labels)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -218,3 +220,26 @@ def test_labels__read_from_the_api_every_page(github_api: FakeGitHub) -> None:
 def test_repr_hides_the_token() -> None:
     client = GitHubStatuses(token=INSTALLATION_TOKEN, api_url="http://x", repository="o/r")
     assert INSTALLATION_TOKEN not in repr(client)
+
+
+def test_readme__quotes_the_descriptions_the_code_makes_for_the_demo(
+    demo: dict[str, list[EvalRun]],
+) -> None:
+    """README's table of statuses is what `make demo-two-runs`' data gives."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    section = readme.split("## The verdict in the merge box", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `leaderboard`")]
+    quoted = [re.findall(r"`([^`]+)`", row.split("|")[3])[0] for row in rows]
+    run = BaselineRun(label="main", source="results")  # as the command line makes it
+    both = build_report(demo["pr"], baseline_runs=demo["main"], baseline_run=run)
+    chat = build_report(
+        demo["pr"],
+        baseline_runs=demo["main"],
+        baseline_run=run,
+        candidates=["my-org/chat-7b"],
+    )
+    assert quoted == [
+        describe(both),
+        describe(both, accepted="accept-regression"),
+        describe(chat),
+    ]
