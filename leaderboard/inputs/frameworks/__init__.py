@@ -22,9 +22,13 @@ from leaderboard.inputs.frameworks import (
     promptfoo,
 )
 from leaderboard.inputs.frameworks._common import FormatWarning
+from leaderboard.inputs.frameworks.deepeval import read_deepeval
+from leaderboard.inputs.frameworks.deepeval import sniff as _sniff_deepeval
 from leaderboard.inputs.frameworks.inspect_log import read_inspect
 from leaderboard.inputs.frameworks.inspect_log import sniff as _sniff_inspect
 from leaderboard.inputs.frameworks.metrics import TASK_WEIGHTS, ReadOptions
+from leaderboard.inputs.frameworks.swebench import read_swebench
+from leaderboard.inputs.frameworks.swebench import sniff as _sniff_swebench
 from leaderboard.inputs.records import EvalRun
 
 __all__ = [
@@ -44,6 +48,8 @@ FRAMEWORK_FORMATS: tuple[str, ...] = (
     "helm",
     "livecodebench",
     "lighteval",
+    "deepeval",
+    "swe-bench",
 )
 
 
@@ -78,6 +84,10 @@ def sniff(path: Path, head: bytes) -> str | None:  # noqa: PLR0911 - one per fra
         return "helm"
     if livecodebench.sniff(head):
         return "livecodebench"
+    if _sniff_deepeval(head):
+        return "deepeval"
+    if _sniff_swebench(head):
+        return "swe-bench"
     return None
 
 
@@ -130,4 +140,8 @@ def read(  # noqa: PLR0911 - one return per framework
         return livecodebench.read_livecodebench(path, options)
     if fmt == "lighteval":
         return lighteval.read_lighteval(path, options)
+    if fmt == "deepeval":
+        return read_deepeval(path, options)
+    if fmt == "swe-bench":
+        return read_swebench(path, options)
     raise ValueError(f"unknown framework format {fmt!r}; one of {FRAMEWORK_FORMATS}")

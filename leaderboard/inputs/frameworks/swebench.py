@@ -1,0 +1,261 @@
+"""SWE-bench evaluation reports: the harness's run report and its per-instance reports.
+
+- Run report, ``<model>.<run_id>.json`` (``python -m swebench.harness.run_evaluation``
+  writes it in the working folder; ``<model>`` is ``model_name_or_path`` with ``/`` as
+  ``__``): counts (``total_instances``, ``submitted_instances``, ...) and id lists
+  ``resolved_ids``, ``unresolved_ids``, ``error_ids``, ``completed_ids`` (2.0), plus
+  ``empty_patch_ids``, ``submitted_ids``, ``incomplete_ids`` and ``schema_version`` 2
+  (2.1 to 4.x), plus ``infra_failure_ids`` and ``ambiguous_failure_ids`` (5.x, a subset
+  of the unresolved and errored ones). Multi-SWE-bench's ``final_report.json`` has the
+  same lists (and ``incomplete_instances``); sb-cli's ``<subset>__<split>__<run_id>.json``
+  adds ``pending_instances`` and ``failed_instances``.
+- Per-instance ``report.json`` (``logs/run_evaluation/<run_id>/<model>/<instance>/``):
+  ``{"<instance_id>": {"patch_is_None", "patch_exists", "patch_successfully_applied",
+  "resolved", "tests_status"}}``.
+
+One item-level record per instance, ``metric_name`` ``resolved``: resolved 1; unresolved
+and empty patch 0. Errored instances (the harness could not evaluate the patch) and
+incomplete or pending ones are no failed patch and no 0: they are left out and counted
+in a warning. Every run report also gets a note of its denominator: the instances
+scored here against those submitted and in the dataset (``total_instances``), which
+differ when a run was filtered, with SWE-bench's own resolved rate over the total.
+
+- ``model_id``: the run report's file name before its last ``.<run_id>.json`` (so a
+  model with dots, ``gpt-4.1``, keeps them; a run id with dots would not); the folder
+  above the instance folder for a ``report.json``; else ``agent``.
+- ``task_id``: ``swe-bench`` (``multi-swe-bench`` for Multi-SWE-bench ids, the subset,
+  e.g. ``swe-bench_verified``, for an sb-cli report).
+- ``item_id``: the instance id; ``category`` ``general``: a category belongs to a task
+  here, and the repository (``django__django-11099`` is ``django/django``) is in the id.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._common import FormatWarning, load_json
+from leaderboard.inputs.frameworks.metrics import ReadOptions
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+
+UTF8_BOM = b"\xef\xbb\xbf"
+DEFAULT_MODEL = "agent"
+TASK = "swe-bench"
+METRIC = "resolved"
+REPORT_KEYS = (
+    "total_instances",
+    "submitted_instances",
+    "completed_instances",
+    "resolved_instances",
+    "resolved_ids",
+    "unresolved_ids",
+    "submitted_ids",
+)
+_KEYS = b"|".join(key.encode() for key in REPORT_KEYS)
+_RUN_HEAD = re.compile(rb'\s*\{\s*"(?:' + _KEYS + rb')"\s*:')
+_INSTANCE_HEAD = re.compile(
+    rb'\s*\{\s*"[^"\\]{1,200}"\s*:\s*\{\s*"(?:patch_is_None|patch_exists|resolved)"\s*:'
+)
+_MULTI_ID = re.compile(r"[^/\s]+/[^/\s]+:pr-\d+")
+FIX_RUN = (
+    "give the run report swebench.harness.run_evaluation wrote "
+    "(<model>.<run_id>.json) or a logs/run_evaluation/.../report.json"
+)
+
+
+def sniff(head: bytes) -> bool:
+    """Whether `head` starts a SWE-bench run report or per-instance report."""
+    text = head.removeprefix(UTF8_BOM)
+    if _INSTANCE_HEAD.match(text):
+        return True
+    return bool(_RUN_HEAD.match(text)) and (
+        b'"resolved_ids"' in text or b'"resolved_instances"' in text
+    )
+
+
+def _ids(report: dict[str, Any], key: str, shown: str) -> list[str]:
+    value = report.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(
+            f"`{key}` is not a list of instance ids", file=shown, field=key, fix=FIX_RUN
+        )
+    return list(value)
+
+
+def _model_from_name(path: Path) -> str:
+    name = path.name
+    for suffix in (".gz", ".json"):
+        name = name.removesuffix(suffix)
+    model, dot, _ = name.rpartition(".")
+    return model if dot and model else DEFAULT_MODEL
+
+
+def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
+    """Read one SWE-bench run report or per-instance ``report.json`` into records.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The report.
+    options : ReadOptions, optional
+        ``metrics``: only ``resolved`` exists.
+
+    Returns
+    -------
+    list of EvalRun
+        One record per scored instance.
+
+    Raises
+    ------
+    InputError
+        Not a SWE-bench report, an id listed as both resolved and unresolved, a
+        `metric` other than ``resolved``, or no instance left with a score.
+    """
+    options = options or ReadOptions()
+    shown = str(path)
+    if options.metrics and METRIC not in options.metrics:
+        raise InputError(
+            f"holds no metric named {', '.join(map(repr, options.metrics))}; it holds "
+            f"{METRIC}",
+            file=shown,
+            field="metric",
+            fix="leave `metric` (--metric) empty or set it to resolved",
+        )
+    data = load_json(path)
+    if not isinstance(data, dict):
+        raise InputError(
+            "is not a SWE-bench report (not an object)", file=shown, fix=FIX_RUN
+        )
+    if "resolved_ids" not in data and "resolved_instances" not in data:
+        return _read_instances(path, data, shown)
+    return _read_run(path, data, shown)
+
+
+def _read_instances(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
+    runs = []
+    for instance, entry in data.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("resolved"), bool):
+            raise InputError(
+                f"instance {instance!r} has no boolean `resolved`",
+                file=shown,
+                field="resolved",
+                fix=FIX_RUN,
+            )
+        parent = path.parent
+        model = parent.parent.name if parent.name == instance and parent.parent.name else ""
+        model = model or DEFAULT_MODEL
+        runs.append(_record(model, _task(instance), instance, entry["resolved"]))
+    if not runs:
+        raise InputError("holds no instances", file=shown, fix=FIX_RUN)
+    return runs
+
+
+def _task(instance: str) -> str:
+    return "multi-swe-bench" if _MULTI_ID.fullmatch(instance) else TASK
+
+
+def _record(model: str, task: str, instance: str, resolved: bool) -> EvalRun:
+    return EvalRun(
+        model_id=model,
+        task_id=task,
+        score=float(resolved),
+        metric_name=METRIC,
+        category=DEFAULT_CATEGORY,
+        item_id=instance,
+    )
+
+
+def _read_run(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
+    if "resolved_ids" not in data:
+        raise InputError(
+            "holds counts only, no instance ids (`resolved_ids`)",
+            file=shown,
+            field="resolved_ids",
+            fix="give the full run report: the per-instance outcomes are what the "
+            "leaderboard resamples",
+        )
+    resolved = _ids(data, "resolved_ids", shown)
+    failed = _ids(data, "unresolved_ids", shown) + _ids(data, "empty_patch_ids", shown)
+    both = sorted(set(resolved) & set(failed))
+    if both:
+        raise InputError(
+            f"instance {both[0]!r} is listed as resolved and as unresolved",
+            file=shown,
+            field="resolved_ids",
+            fix=FIX_RUN,
+        )
+    errored = set(_ids(data, "error_ids", shown)) - set(resolved) - set(failed)
+    submitted = set(_ids(data, "submitted_ids", shown))
+    scored = set(resolved) | set(failed)
+    pending = submitted - scored - errored
+    incomplete = set(_ids(data, "incomplete_ids", shown)) - scored - errored
+    model, task = _model_from_name(path), TASK
+    if "pending_instances" in data:  # sb-cli: <subset>__<split>__<run_id>.json
+        model = DEFAULT_MODEL
+        subset = path.name.split("__")[0]
+        task = subset if subset and not subset.endswith(".json") else TASK
+    elif any(_MULTI_ID.fullmatch(i) for i in (*resolved, *failed)):
+        task = "multi-swe-bench"
+    runs = [_record(model, task, i, True) for i in sorted(set(resolved))]
+    runs += [_record(model, task, i, False) for i in sorted(set(failed))]
+    _warn_run(
+        shown,
+        data,
+        scored=len(runs),
+        resolved=len(set(resolved)),
+        errored=errored,
+        pending=pending,
+        incomplete=incomplete,
+    )
+    if not runs:
+        raise InputError(
+            "scores no instance (no resolved, unresolved or empty-patch ids)",
+            file=shown,
+            field="resolved_ids",
+            fix="check that the harness evaluated the predictions (errored instances "
+            "are not counted as unresolved)",
+        )
+    return runs
+
+
+def _listed(ids: set[str]) -> str:
+    shown = sorted(ids)
+    return ", ".join(shown[:3]) + (", ..." if len(shown) > 3 else "")
+
+
+def _warn_run(
+    shown: str,
+    data: dict[str, Any],
+    *,
+    scored: int,
+    resolved: int,
+    errored: set[str],
+    pending: set[str],
+    incomplete: set[str],
+) -> None:
+    for ids, what in (
+        (errored, "errored in the harness (not a failed patch)"),
+        (pending, "submitted but neither scored nor errored (pending)"),
+    ):
+        if ids:
+            warnings.warn(
+                f"{shown}: {len(ids)} instances left out, {what}: {_listed(ids)}",
+                FormatWarning,
+                stacklevel=4,
+            )
+    total = data.get("total_instances")
+    submitted = data.get("submitted_instances", len(data.get("submitted_ids", [])))
+    text = f"{shown}: {scored} instances scored ({resolved} resolved)"
+    if isinstance(submitted, int) and not isinstance(submitted, bool):
+        text += f" of {submitted} submitted"
+    if isinstance(total, int) and not isinstance(total, bool) and total > 0:
+        text += (
+            f" and {total} in the dataset; SWE-bench's own rate over the dataset is "
+            f"{resolved}/{total} = {resolved / total:.1%}"
+        )
+    if incomplete:
+        text += f"; {len(incomplete)} instances of the dataset were not run (incomplete)"
+    warnings.warn(text, FormatWarning, stacklevel=4)
