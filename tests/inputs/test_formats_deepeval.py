@@ -1,4 +1,4 @@
-"""deepeval test runs: real files others committed (origins in tests/fixtures/deepeval/README.md).
+"""deepeval test runs: real files others committed (origins in the fixtures' README.md).
 
 Every expected number is computed here from the file's JSON with the test's own few
 lines (or written out by hand from it), never with the reader's helpers.
@@ -16,7 +16,7 @@ import pytest
 
 from leaderboard.cli import main
 from leaderboard.errors import InputError
-from leaderboard.inputs import EvalRun, load_runs
+from leaderboard.inputs import EvalRun, load_runs, reading
 from leaderboard.inputs.frameworks import FormatWarning, ReadOptions, read, sniff
 from leaderboard.inputs.load import load_runs_noting
 
@@ -73,7 +73,9 @@ def test_sniff__every_real_file_is_deepeval(name: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "cases"), sorted(WHOLE.items()))
-def test_read__one_record_per_case_scored_as_the_files_success(name: str, cases: int) -> None:
+def test_read__one_record_per_case_scored_as_the_files_success(
+    name: str, cases: int
+) -> None:
     raw = _raw(name)
     listed = raw.get("testCases", [])
     assert len(listed) == cases
@@ -136,7 +138,9 @@ def test_read__a_case_evaluated_twice_is_two_samples_of_one_item() -> None:
 def test_read__metric_chooses_that_metrics_scores() -> None:
     raw = _raw("cslt/.latest_test_run.json")["testCases"]
     want = "Analysis Evaluation [GEval]"
-    expected = sorted(m["score"] for c in raw for m in c["metricsData"] if m["name"] == want)
+    expected = sorted(
+        m["score"] for c in raw for m in c["metricsData"] if m["name"] == want
+    )
     runs = _read("cslt/.latest_test_run.json", want)
     assert sorted(r.score for r in runs) == expected == [0.0, 0.5]
     assert {r.metric_name for r in runs} == {want}
@@ -271,8 +275,6 @@ def test_cli__malformed_runs_exit_2_in_one_line(
 def test_read__is_bounded_by_the_shared_document_cap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from leaderboard.inputs import reading
-
     monkeypatch.setattr(reading, "MAX_DOCUMENT", 1000)
     with pytest.raises(InputError, match="holds more than 1,000 bytes"):
         _read("cslt/.latest_test_run.json")
@@ -297,8 +299,9 @@ def _geval(name: str) -> dict[str, float]:
 
 
 def test_cli__two_real_runs_pair_through_the_gate_on_a_metric(tmp_path: Path) -> None:
-    a, b = _geval("fusion-run-a/.latest_test_run.json"), _geval(
-        "fusion-run-b/.latest_test_run.json"
+    a, b = (
+        _geval("fusion-run-a/.latest_test_run.json"),
+        _geval("fusion-run-b/.latest_test_run.json"),
     )
     assert a.keys() == b.keys()
     assert len(a) == 12
@@ -309,7 +312,9 @@ def test_cli__two_real_runs_pair_through_the_gate_on_a_metric(tmp_path: Path) ->
     argv += ["--metric", GEVAL, "--resamples", "300", "--json", str(out)]
     assert main(argv) in (0, 1)
     report = json.loads(out.read_text(encoding="utf-8"))
-    (comp,) = [c for c in report["gate"]["comparisons"] if c.get("measure", "score") == "score"]
+    (comp,) = [
+        c for c in report["gate"]["comparisons"] if c.get("measure", "score") == "score"
+    ]
     assert (comp["candidate"], comp["baseline"]) == ("deepeval", "deepeval @ baseline")
     assert comp["shared_units"] == 12
     assert comp["diff_mean"] == pytest.approx(expected)

@@ -1,0 +1,320 @@
+"""SWE-bench reports: real run reports and per-instance reports (tests/fixtures/swebench/).
+
+Expected numbers come from the files' own id lists, counted here. The sb-cli,
+Multi-SWE-bench, 2.0.x and 5.x shapes have no public copy the search found; they are
+built below from the key lists in those tools' sources (named in the fixtures' README).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from leaderboard.cli import main
+from leaderboard.errors import InputError
+from leaderboard.inputs import EvalRun, load_runs, reading
+from leaderboard.inputs.frameworks import FormatWarning, ReadOptions, read, sniff
+from leaderboard.inputs.load import load_runs_noting
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "swebench"
+RUN_REPORTS = {
+    "vanilla-a/vanilla.eval.json": "vanilla",
+    "vanilla-b/vanilla.eval.json": "vanilla",
+    "exp011/baseline.eval.json": "baseline",
+    "batch25/opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json": (
+        "opencode-qwen3.5-35B-A3B-baseline"
+    ),
+    "batch25-v2/opencode-qwen3.5-35B-A3B-tdad.eval_20260312_065239.json": (
+        "opencode-qwen3.5-35B-A3B-tdad"
+    ),
+}
+LOGS = "batch25/logs/run_evaluation/eval_20260311_034331/opencode-qwen3.5-35B-A3B-baseline"
+INSTANCES = sorted(
+    p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob(f"{LOGS}/*/report.json")
+)
+
+
+def _raw(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    return data
+
+
+def _read(path: Path, *metrics: str) -> list[EvalRun]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FormatWarning)
+        return read("swe-bench", path, ReadOptions(metrics=metrics))
+
+
+def _write(tmp_path: Path, name: str, data: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    return path
+
+
+def _one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    assert main(["report", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert "Traceback" not in err
+    return err
+
+
+def test_fixtures__are_the_ones_the_readme_lists() -> None:
+    readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
+    names = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.rglob("*.json"))
+    assert len(names) == 8
+    for name in names:
+        assert f"`{name}`" in readme, name
+
+
+@pytest.mark.parametrize("name", sorted(RUN_REPORTS) + INSTANCES)
+def test_sniff__every_real_report_is_swe_bench(name: str) -> None:
+    path = FIXTURES / name
+    assert sniff(path, path.read_bytes()[:65536]) == "swe-bench"
+
+
+@pytest.mark.parametrize(("name", "model"), sorted(RUN_REPORTS.items()))
+def test_read__run_report_scores_resolved_unresolved_and_empty(
+    name: str, model: str
+) -> None:
+    raw = _raw(name)
+    runs = _read(FIXTURES / name)
+    zero = set(raw["unresolved_ids"]) | set(raw["empty_patch_ids"])
+    assert len(runs) == len(raw["resolved_ids"]) + len(zero)
+    assert {r.item_id for r in runs if r.score == 1.0} == set(raw["resolved_ids"])
+    assert {r.item_id for r in runs if r.score == 0.0} == zero
+    assert not {r.item_id for r in runs} & set(raw["error_ids"])
+    assert {(r.model_id, r.task_id, r.metric_name) for r in runs} == {
+        (model, "swe-bench", "resolved")
+    }
+
+
+def test_read__errored_instances_are_left_out_and_counted() -> None:
+    name = "batch25/opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json"
+    raw = _raw(name)
+    assert len(raw["error_ids"]) == 3
+    runs, notes = load_runs_noting([str(FIXTURES / name)])
+    assert len(runs) == raw["submitted_instances"] - 3 == 22
+    (errored,) = [n for n in notes if "errored in the harness" in n]
+    assert errored.endswith(
+        "3 instances left out, errored in the harness (not a failed patch): "
+        "psf__requests-1724, psf__requests-1766, psf__requests-2317"
+    )
+    (denominator,) = [n for n in notes if "instances scored" in n]
+    assert "22 instances scored (6 resolved) of 25 submitted and 500 in the dataset" in (
+        denominator
+    )
+    assert "6/500 = 1.2%" in denominator
+    assert "475 instances of the dataset were not run (incomplete)" in denominator
+
+
+def test_read__filtered_run_states_submitted_against_total() -> None:
+    raw = _raw("exp011/baseline.eval.json")
+    assert (raw["submitted_instances"], raw["total_instances"]) == (100, 500)
+    runs, notes = load_runs_noting([str(FIXTURES / "exp011/baseline.eval.json")])
+    assert len(runs) == 100
+    assert sum(r.score for r in runs) == len(raw["resolved_ids"]) == 9
+    assert any(
+        "100 instances scored (9 resolved) of 100 submitted and 500" in n for n in notes
+    )
+
+
+def test_read__per_instance_reports_take_the_model_from_their_folder() -> None:
+    runs = load_runs([str(FIXTURES / LOGS / "*" / "report.json")])
+    expected = {
+        i: _raw(f"{LOGS}/{i}/report.json")[i]["resolved"]
+        for i in ("django__django-10973", "pylint-dev__pylint-4970", "psf__requests-1142")
+    }
+    assert {r.item_id: bool(r.score) for r in runs} == expected
+    assert {r.model_id for r in runs} == {"opencode-qwen3.5-35B-A3B-baseline"}
+    # ... and they agree with the run report of the same run.
+    report = _read(
+        FIXTURES / "batch25/opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json"
+    )
+    by_id = {r.item_id: r.score for r in report}
+    assert all(by_id[r.item_id] == r.score for r in runs)
+
+
+def test_read__a_moved_instance_report_gets_the_default_model(tmp_path: Path) -> None:
+    shutil.copy(
+        FIXTURES / LOGS / "psf__requests-1142" / "report.json", tmp_path / "report.json"
+    )
+    (run,) = _read(tmp_path / "report.json")
+    assert (run.model_id, run.item_id, run.score) == ("agent", "psf__requests-1142", 1.0)
+
+
+def test_read__swebench_2_0_report_without_submitted_or_empty_lists(tmp_path: Path) -> None:
+    # swebench/harness/run_evaluation.py make_run_report at v2.0.0: these keys only.
+    data = {
+        "total_instances": 4,
+        "completed_instances": 3,
+        "resolved_instances": 1,
+        "unresolved_instances": 2,
+        "error_instances": 1,
+        "unstopped_instances": 0,
+        "completed_ids": ["a__a-1", "a__a-2", "b__b-3"],
+        "resolved_ids": ["a__a-1"],
+        "unresolved_ids": ["a__a-2", "b__b-3"],
+        "error_ids": ["b__b-4"],
+        "unstopped_containers": [],
+        "unremoved_images": [],
+    }
+    path = _write(tmp_path, "gpt-4.1.run-7.json", data)
+    assert sniff(path, path.read_bytes()) == "swe-bench"
+    runs = _read(path)
+    assert sorted((r.item_id, r.score) for r in runs) == [
+        ("a__a-1", 1.0),
+        ("a__a-2", 0.0),
+        ("b__b-3", 0.0),
+    ]
+    assert {r.model_id for r in runs} == {"gpt-4.1"}
+
+
+def test_read__swebench_5_infra_failures_stay_as_the_harness_counts_them(
+    tmp_path: Path,
+) -> None:
+    # reporting.py at 7a21e05: infra_failure_ids are a subset of unresolved/error ids.
+    data = {
+        "total_instances": 3,
+        "submitted_instances": 3,
+        "resolved_ids": ["x__y-1"],
+        "unresolved_ids": ["x__y-2"],
+        "empty_patch_ids": [],
+        "error_ids": ["x__y-3"],
+        "submitted_ids": ["x__y-1", "x__y-2", "x__y-3"],
+        "infra_failure_ids": ["x__y-2"],
+        "ambiguous_failure_ids": [],
+        "failure_reasons": {"x__y-2": "docker"},
+        "schema_version": 2,
+    }
+    runs = _read(_write(tmp_path, "m.r.json", data))
+    assert sorted((r.item_id, r.score) for r in runs) == [("x__y-1", 1.0), ("x__y-2", 0.0)]
+
+
+def test_read__multi_swe_bench_final_report(tmp_path: Path) -> None:
+    # multi_swe_bench/harness/report.py FinalReport: its fields in its order.
+    data = {
+        "total_instances": 3,
+        "submitted_instances": 3,
+        "completed_instances": 2,
+        "incomplete_instances": 1,
+        "resolved_instances": 1,
+        "unresolved_instances": 1,
+        "empty_patch_instances": 0,
+        "error_instances": 1,
+        "submitted_ids": ["org/a:pr-1", "org/a:pr-2", "org/b:pr-3"],
+        "completed_ids": ["org/a:pr-1", "org/a:pr-2"],
+        "incomplete_ids": ["org/b:pr-3"],
+        "resolved_ids": ["org/a:pr-1"],
+        "unresolved_ids": ["org/a:pr-2"],
+        "empty_patch_ids": [],
+        "error_ids": ["org/b:pr-3"],
+    }
+    path = _write(tmp_path, "final_report.json", data)
+    assert sniff(path, path.read_bytes()) == "swe-bench"
+    runs = _read(path)
+    assert sorted((r.item_id, r.score) for r in runs) == [
+        ("org/a:pr-1", 1.0),
+        ("org/a:pr-2", 0.0),
+    ]
+    assert {(r.model_id, r.task_id) for r in runs} == {("agent", "multi-swe-bench")}
+
+
+def test_read__sb_cli_report_names_the_subset_as_the_task(tmp_path: Path) -> None:
+    # sb_cli/get_report.py: saved as <subset>__<split>__<run_id>.json; get_str_report
+    # reads resolved/total/submitted/error/pending/completed/failed instances.
+    data = {
+        "total_instances": 3,
+        "submitted_instances": 2,
+        "completed_instances": 2,
+        "failed_instances": 0,
+        "pending_instances": 0,
+        "resolved_instances": 1,
+        "error_instances": 0,
+        "resolved_ids": ["d__d-1"],
+        "unresolved_ids": ["d__d-2"],
+        "submitted_ids": ["d__d-1", "d__d-2"],
+    }
+    runs = _read(_write(tmp_path, "swe-bench_verified__test__my_run.json", data))
+    assert {(r.model_id, r.task_id) for r in runs} == {("agent", "swe-bench_verified")}
+    assert len(runs) == 2
+
+
+def test_cli__two_real_runs_of_one_agent_pair_through_the_gate(tmp_path: Path) -> None:
+    a, b = _raw("vanilla-a/vanilla.eval.json"), _raw("vanilla-b/vanilla.eval.json")
+    assert set(a["submitted_ids"]) == set(b["submitted_ids"])
+    # Run b: 13398 and 14096 have empty patches (0); a and b resolve 2 and 3 of 10.
+    expected = (len(b["resolved_ids"]) - len(a["resolved_ids"])) / 10
+    assert expected == pytest.approx(0.1)
+    out = tmp_path / "report.json"
+    argv = ["report", str(FIXTURES / "vanilla-b/vanilla.eval.json"), "--baseline-results"]
+    argv += [str(FIXTURES / "vanilla-a/vanilla.eval.json"), "--baseline-label", "main"]
+    assert main([*argv, "--resamples", "300", "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    (comp,) = report["gate"]["comparisons"]
+    assert (comp["candidate"], comp["baseline"]) == ("vanilla", "vanilla @ main")
+    assert comp["shared_units"] == 10
+    assert comp["diff_mean"] == pytest.approx(expected)
+    assert not comp["regressed"]
+
+
+def test_read__two_systems_on_the_same_instances_share_the_scored_ones() -> None:
+    # The gate pairs on the units both runs hold: instances errored in either drop out.
+    names = (
+        "batch25/opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json",
+        "batch25-v2/opencode-qwen3.5-35B-A3B-tdad.eval_20260312_065239.json",
+    )
+    a, b = (_raw(n) for n in names)
+    assert a["submitted_ids"] == b["submitted_ids"]
+    errored = set(a["error_ids"]) | set(b["error_ids"])
+    shared = set(a["submitted_ids"]) - errored
+    ra, rb = (_read(FIXTURES / n) for n in names)
+    assert {r.item_id for r in ra} & {r.item_id for r in rb} == shared
+    assert len(shared) == 22  # 25 submitted, 3 errored in one run or both
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (
+            {"total_instances": 1, "resolved_ids": ["a"], "unresolved_ids": ["a"]},
+            "as resolved and",
+        ),
+        ({"total_instances": 2, "resolved_instances": 1}, "counts only"),
+        ({"total_instances": 1, "resolved_ids": "a"}, "not a list"),
+        (
+            {"total_instances": 1, "resolved_ids": [], "error_ids": ["a"]},
+            "scores no instance",
+        ),
+        ({"django__django-1": {"patch_exists": True}}, "no boolean `resolved`"),
+    ],
+)
+def test_cli__bad_reports_exit_2_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: Any, words: str
+) -> None:
+    path = _write(tmp_path, "m.run.json", data)
+    err = _one_line_exit_2(capsys, [str(path), "--format", "swe-bench"])
+    assert str(path) in err
+    assert words in err
+
+
+def test_cli__a_metric_other_than_resolved_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = FIXTURES / "vanilla-a/vanilla.eval.json"
+    err = _one_line_exit_2(capsys, [str(path), "--metric", "pass@1"])
+    assert "it holds resolved" in err
+    assert len(_read(path, "resolved")) == 10
+
+
+def test_read__is_bounded_by_the_shared_document_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(reading, "MAX_DOCUMENT", 1000)
+    with pytest.raises(InputError, match="holds more than 1,000 bytes"):
+        _read(FIXTURES / "vanilla-a/vanilla.eval.json")
