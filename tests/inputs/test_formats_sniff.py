@@ -23,6 +23,10 @@ PREFIXES = [
     b'{\n  "version": 2,\n  "status": "success",\n  "eval": {',
     b"\xef\xbb\xbf",
     b"\x1f\x8b",
+    b'{"testRunData": {"testCases": [',
+    b'{"testCases": [{"metricsData": ',
+    b'{\n    "total_instances": 500,\n    "resolved_ids": ',
+    b'{\n    "django__django-1": {\n        "patch_is_None": ',
 ]
 
 
@@ -35,6 +39,8 @@ def test_framework_formats__is_the_interface_tuple() -> None:
         "helm",
         "livecodebench",
         "lighteval",
+        "deepeval",
+        "swe-bench",
     )
 
 
@@ -111,6 +117,8 @@ _KEYS = st.sampled_from(
         *("results", "model_name", "config", "group_subtasks", "groups"),
         *("higher_is_better", "configs", "version", "status", "eval", "samples"),
         "invalidated",
+        *("testRunData", "testCases", "metricsData", "hyperparameters", "name"),
+        *("resolved_ids", "unresolved_ids", "error_ids", "empty_patch_ids", "resolved"),
     ]
 )
 _NAMES = st.sampled_from(["t", "g", "acc,none", "ter,f", "bleu,none", "acc_stderr,none"])
