@@ -82,8 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         choices=FORMATS,
         help="how to read the files: auto (default) recognises the frameworks' output "
-        "(Inspect, lm-eval, promptfoo, EvalScope, HELM, LiveCodeBench, lighteval) and "
-        "reads everything else as records; the others force one reader",
+        "(Inspect, lm-eval, promptfoo, EvalScope, HELM, LiveCodeBench, lighteval, "
+        "deepeval, SWE-bench) and reads everything else as records; the others force "
+        "one reader",
     )
     report.add_argument(
         "--metric",
@@ -91,8 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="METRIC",
         help="for framework output: the score to keep when a task reports several "
         "(acc_norm; exact_match,flexible-extract; an Inspect scorer; promptfoo's pass, "
-        "score or a named score); repeat to give fallbacks (default: each framework's "
-        "primary score, see docs/frameworks.md)",
+        "score or a named score; a deepeval metric); repeat to give fallbacks "
+        "(default: each framework's primary score, see docs/frameworks.md)",
     )
     report.add_argument(
         "--task-weights",
