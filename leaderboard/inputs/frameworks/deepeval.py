@@ -305,7 +305,6 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         )
         for item, score, nth in parsed
     ]
-    _warn(shown, metric, len(cases), left=left, absent=absent, present=present)
     if not runs:
         raise InputError(
             f"gives no score for {metric}: every test case's metric errored or was not "
@@ -315,6 +314,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             fix="fix the metric's error and run deepeval again; an error is not a failed "
             "test, so it is never counted as 0",
         )
+    _warn(shown, metric, len(cases), left=left, absent=absent, present=present)
     return runs
 
 

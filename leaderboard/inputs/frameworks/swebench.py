@@ -201,6 +201,14 @@ def _read_run(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
         task = "multi-swe-bench"
     runs = [_record(model, task, i, True) for i in sorted(set(resolved))]
     runs += [_record(model, task, i, False) for i in sorted(set(failed))]
+    if not runs:
+        raise InputError(
+            "scores no instance (no resolved, unresolved or empty-patch ids)",
+            file=shown,
+            field="resolved_ids",
+            fix="check that the harness evaluated the predictions (errored instances "
+            "are not counted as unresolved)",
+        )
     _warn_run(
         shown,
         data,
@@ -210,14 +218,6 @@ def _read_run(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
         pending=pending,
         incomplete=incomplete,
     )
-    if not runs:
-        raise InputError(
-            "scores no instance (no resolved, unresolved or empty-patch ids)",
-            file=shown,
-            field="resolved_ids",
-            fix="check that the harness evaluated the predictions (errored instances "
-            "are not counted as unresolved)",
-        )
     return runs
 
 
