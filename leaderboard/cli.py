@@ -139,6 +139,14 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 0.0)",
     )
     gate.add_argument(
+        "--guardrail",
+        action="append",
+        metavar="NAME:TOLERANCE",
+        help="also gate a measure beside the score; repeat for several: cost, latency "
+        "or tokens with a tolerated relative increase (cost:+10%%), or a secondary "
+        "metric with a tolerated drop (faithfulness:-0.02)",
+    )
+    gate.add_argument(
         "--gate-categories",
         action="store_true",
         help="also gate each category's mean, not only the overall mean",
@@ -295,6 +303,17 @@ def _report(args: argparse.Namespace) -> int:
     markdown_path = _check_target("--markdown", args.markdown)
     candidates = list(dict.fromkeys(args.candidate or []))
     baseline_run = _baseline_run(args)
+    from leaderboard.stats.guardrails import (  # noqa: PLC0415
+        check_guardrails,
+        parse_guardrail,
+    )
+
+    guardrails = check_guardrails([parse_guardrail(g) for g in args.guardrail or ()])
+    if guardrails and args.baseline is None and args.baseline_results is None:
+        raise UsageError(
+            "--guardrail: gates a candidate against a baseline; give --baseline or "
+            "--baseline-results too"
+        )
 
     readers = {
         "format": args.format,
@@ -325,6 +344,7 @@ def _report(args: argparse.Namespace) -> int:
         seed=seed,
         margin=margin,
         gate_categories=args.gate_categories,
+        guardrails=guardrails,
     )
     if notes:
         report = report.model_copy(update={"warnings": [*notes, *report.warnings]})

@@ -49,6 +49,16 @@ class LeaderboardRow(_Model):
     )
     categories: dict[str, float] = Field(default_factory=dict)
     category_intervals: dict[str, Interval] = Field(default_factory=dict)
+    measures: dict[str, float] = Field(
+        default_factory=dict,
+        description="mean `cost`, `latency` (seconds) and `tokens` per item (tasks "
+        "weighted like the score), for the measures the model's records carry",
+    )
+    metrics: dict[str, float] = Field(
+        default_factory=dict,
+        description="mean of each secondary quality metric the records carry (a "
+        "framework's other scorers, or records differing only in `metric_name`)",
+    )
 
 
 class PairwiseDiff(_Model):
@@ -94,11 +104,36 @@ class ScopeDiff(_Model):
 
 
 class GateComparison(_Model):
-    """One gated comparison: `candidate - baseline`."""
+    """One gated comparison: `candidate - baseline`, or a guardrail's.
+
+    For `measure` ``cost``, ``latency`` or ``tokens`` (lower is better) the interval is
+    the relative change of the paired ratio of means, ``candidate / baseline - 1``,
+    and it regresses when ``ci_lo > margin`` (the tolerated relative increase).
+    """
 
     candidate: str
     baseline: str
     scope: str = Field(description='"overall" or "category:<name>"')
+    measure: str = Field(
+        default="score",
+        description='"score" for the primary score; "cost", "latency", "tokens" or a '
+        "secondary metric's name for a guardrail",
+    )
+    direction: Literal["higher_is_better", "lower_is_better"] = Field(
+        default="higher_is_better",
+        description="lower_is_better for cost, latency and tokens",
+    )
+    relative: bool = Field(
+        default=False,
+        description="true: diff_mean, ci_lo and ci_hi are relative changes of the "
+        "ratio of means (0.31 = 31% more), and `margin` the tolerated increase",
+    )
+    candidate_mean: float | None = Field(
+        default=None, description="the candidate's mean of the measure (guardrails)"
+    )
+    baseline_mean: float | None = Field(
+        default=None, description="the baseline's mean of the measure (guardrails)"
+    )
     diff_mean: float
     ci_lo: float
     ci_hi: float
@@ -106,7 +141,9 @@ class GateComparison(_Model):
         description="level of this interval after the family adjustment"
     )
     margin: float
-    regressed: bool = Field(description="the whole interval lies below -margin")
+    regressed: bool = Field(
+        description="the whole interval lies below -margin (lower_is_better: above +margin)"
+    )
     min_detectable_regression: float | None = Field(
         description="smallest true drop this suite detects with 80% power; null when "
         "it cannot be estimated or no drop within the score range would be detected"
@@ -211,6 +248,12 @@ class Gate(_Model):
     baseline_run: BaselineRun | None = Field(
         default=None, description="the second run the models are gated against"
     )
+    not_gated: list[GateComparison] = Field(
+        default_factory=list,
+        description="measures the runs carry (cost, latency, tokens) that no guardrail "
+        "names: each gated pair's comparison at the report's confidence, reported, "
+        "never gated (`regressed` is always false)",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -283,6 +326,11 @@ class ReportSettings(_Model):
     )
     candidates: list[str] = Field(default_factory=list)
     gate_categories: bool = False
+    guardrails: dict[str, float] = Field(
+        default_factory=dict,
+        description="guarded measure -> tolerance: a relative increase for cost, "
+        "latency and tokens (0.1 = +10%), an absolute drop for a metric (0.02)",
+    )
 
 
 class DataSummary(_Model):

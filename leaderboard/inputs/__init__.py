@@ -12,14 +12,16 @@ Nothing here knows about statistics, markdown or GitHub.
 
 from leaderboard.inputs.frameworks import TASK_WEIGHTS
 from leaderboard.inputs.load import load_runs, load_runs_noting
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun, merge_metrics
 from leaderboard.inputs.sources import FORMATS
 
 __all__ = [
     "DEFAULT_CATEGORY",
     "FORMATS",
+    "MEASURES",
     "TASK_WEIGHTS",
     "EvalRun",
     "load_runs",
     "load_runs_noting",
+    "merge_metrics",
 ]

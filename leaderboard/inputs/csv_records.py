@@ -140,7 +140,7 @@ def _row(
 ) -> EvalRun:
     """One CSV row; `at` picks the fields in `FIELDS` order (absent ones read "")."""
     row.append("")  # the cell every absent field points at (index -1)
-    model, task, score, metric, category, weight, item, cluster, sample = at(row)
+    model, task, score, metric, category, weight, item, cluster, sample, *measures = at(row)
     try:
         if score.strip() == "":
             raise FieldProblem("score", "is empty", "give every record a score in [0, 1]")
@@ -161,6 +161,9 @@ def _row(
             item=_text("item_id", item, intern) if item else None,
             cluster=_text("cluster", cluster, intern) if cluster else None,
             sample=int(sample) if sample else None,
+            cost=_number("cost", measures[0]) if measures[0].strip() else None,
+            latency=_number("latency", measures[1]) if measures[1].strip() else None,
+            tokens=_number("tokens", measures[2]) if measures[2].strip() else None,
         )
     except FieldProblem as problem:
         raise problem.at(shown, line=line) from None

@@ -31,7 +31,7 @@ from leaderboard.inputs.reading import (
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
 
 
 def _parse_int(text: str) -> int | BigInt:
@@ -125,6 +125,10 @@ def run_from_object(
     item = get("item_id")
     cluster = get("cluster")
     sample = get("sample")
+    measures = [
+        None if (value := get(name)) is None else _json_number(name, value)
+        for name in MEASURES
+    ]
     if sample is not None and (
         not isinstance(sample, int) or isinstance(sample, bool) or sample < 0
     ):
@@ -149,6 +153,9 @@ def run_from_object(
         if cluster is None
         else _id("cluster", cluster, intern, integer_ok=True),
         sample=sample,
+        cost=measures[0],
+        latency=measures[1],
+        tokens=measures[2],
     )
 
 

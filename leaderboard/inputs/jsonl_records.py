@@ -23,7 +23,7 @@ from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.json_records import DuplicateKeyError, loads, run_from_object
 from leaderboard.inputs.reading import (
-    FIELDS,
+    CORE_FIELDS,
     UTF8_BOM,
     FieldProblem,
     Intern,
@@ -39,7 +39,7 @@ from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, checked_run
 
 _BLOCK = 2**20  # bytes split at a time: ~3 MB held while a block is read
 _MAX_PLANS = 4096  # key sets remembered; a file with more reads the rest slowly
-_FIELD_SET = frozenset(FIELDS)
+_FIELD_SET = frozenset(CORE_FIELDS)  # measures take the full reader
 # The C scanner of a hook-free decoder: one JSON value from an index, no Python layer.
 _scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
@@ -160,7 +160,7 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path, many ex
         ):
             return None
         where = {key: index for index, key in enumerate(keys)}
-        pick = plans[keys] = itemgetter(*(where.get(f, -1) for f in FIELDS))
+        pick = plans[keys] = itemgetter(*(where.get(f, -1) for f in CORE_FIELDS))
     # The values in the order of FIELDS; an absent field picks the None appended.
     model, task, score, metric, category, weight, item, cluster, sample = pick(
         (*obj.values(), None)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from leaderboard.errors import UsageError
 from leaderboard.inputs.frameworks import TASK_WEIGHTS, FormatWarning, ReadOptions
-from leaderboard.inputs.records import EvalRun, canonical_sort
+from leaderboard.inputs.records import EvalRun, canonical_sort, merge_metrics
 from leaderboard.inputs.sources import check_runs, collect
 
 
@@ -47,7 +47,9 @@ def load_runs(
     metrics : iterable of str
         Preferred metrics, most preferred first: a framework task that reports several
         scores keeps the first of these it reports, else the reader's primary one
-        (docs/frameworks.md). Record files are not affected.
+        (docs/frameworks.md). In record files, records that differ only in
+        ``metric_name`` are several metrics of one evaluation: the first of these
+        they hold is the score, the others its secondary ``metrics``.
     task_weights : {"equal", "items"}
         ``"items"`` weights each task by its number of items (distinct ``item_id``
         over all models; lm-eval results files: ``n-samples``), multiplying any
@@ -83,6 +85,7 @@ def load_runs(
         if task_weights == "items":
             runs = _weigh_by_items(runs)
         canonical_sort(runs)
+        runs = merge_metrics(runs, wanted)
         check_runs(runs, sources)
     return runs
 

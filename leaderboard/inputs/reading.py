@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.records import EvalRun
+from leaderboard.inputs.records import MEASURES, EvalRun
 
 GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -41,7 +41,8 @@ MAX_CONTAINERS = 1_000_000
 MAX_RECORDS = 2_000_000
 #: Lines of one file (blank ones too: a gzip of newlines is a time bomb otherwise).
 MAX_LINES = 4 * MAX_RECORDS
-FIELDS = (
+#: The fields of the original input contract, in the order the readers pick them.
+CORE_FIELDS = (
     "model_id",
     "task_id",
     "score",
@@ -52,6 +53,8 @@ FIELDS = (
     "cluster",
     "sample",
 )
+#: Every contract field: the core ones, then the optional measures (section 8).
+FIELDS = (*CORE_FIELDS, *MEASURES)
 REQUIRED = ("model_id", "task_id", "score")
 RECORD_KINDS = ("json", "jsonl", "csv")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
@@ -439,6 +442,9 @@ def _make_run(
     item: str | None,
     cluster: str | None,
     sample: int | None,
+    cost: float | None = None,
+    latency: float | None = None,
+    tokens: float | None = None,
 ) -> EvalRun:
     if item is None and (cluster is not None or sample is not None):
         field = "cluster" if cluster is not None else "sample"
@@ -451,4 +457,17 @@ def _make_run(
         score = float(score)
     if type(weight) is int and 0 < weight <= 2**53:
         weight = float(weight)
-    return EvalRun(model, task, score, metric, category, weight, item, cluster, sample)
+    return EvalRun(
+        model,
+        task,
+        score,
+        metric,
+        category,
+        weight,
+        item,
+        cluster,
+        sample,
+        cost,
+        latency,
+        tokens,
+    )

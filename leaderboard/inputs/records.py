@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from operator import attrgetter
 
 from leaderboard.errors import InputError
@@ -19,6 +20,13 @@ class EvalRun:
     [0, 1]; booleans count as 0/1. ``item_id`` present makes the record item-level;
     ``cluster`` groups items that are not independent; ``sample`` numbers repeated
     samples (epochs) of one item.
+
+    ``cost`` (any unit), ``latency`` (seconds) and ``tokens`` are optional measures of
+    the same evaluation, each a finite number >= 0 (CONTRACT.md section 8).
+    ``metrics`` holds the record's other quality metrics as sorted ``(name, score)``
+    pairs, each score in [0, 1]: a framework log that scores an item with several
+    scorers keeps the primary one as ``score`` and the rest here, where guardrails
+    read them.
     """
 
     model_id: str
@@ -30,6 +38,10 @@ class EvalRun:
     item_id: str | int | None = None
     cluster: str | int | None = None
     sample: int | None = None
+    cost: float | None = None
+    latency: float | None = None
+    tokens: float | None = None
+    metrics: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         score, weight, item, cluster = self.score, self.weight, self.item_id, self.cluster
@@ -47,11 +59,15 @@ class EvalRun:
             and (item is None or type(item) is str)
             and (cluster is None or type(cluster) is str)
             and (self.sample is None or type(self.sample) is int)
+            and self.cost is None
+            and self.latency is None
+            and self.tokens is None
+            and not self.metrics
         ):
             return
         self._validate()
 
-    def _validate(self) -> None:
+    def _validate(self) -> None:  # noqa: PLR0912 - one check per field
         for name in ("model_id", "task_id"):
             value = getattr(self, name)
             if not isinstance(value, str) or value == "":
@@ -121,6 +137,67 @@ class EvalRun:
                 field="sample",
                 fix="number repeated samples 0, 1, 2, ...",
             )
+        for name in MEASURES:
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or (isinstance(value, int) and value > 2**1000)
+                or not math.isfinite(value)
+                or value < 0
+            ):
+                raise InputError(
+                    f"must be a finite number >= 0, got {_short(value)}",
+                    field=name,
+                    fix=f"give {MEASURE_UNITS[name]}, or drop the field",
+                )
+            object.__setattr__(self, name, float(value))
+        self._validate_metrics()
+
+    def _validate_metrics(self) -> None:
+        metrics = self.metrics
+        if not isinstance(metrics, tuple):
+            metrics = tuple(metrics)
+        out = []
+        for pair in metrics:
+            name, value = pair
+            if not isinstance(name, str) or name == "":
+                raise InputError(
+                    f"must name each metric with a non-empty string, got {_short(name)}",
+                    field="metrics",
+                    fix="give each secondary metric a name",
+                )
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or not 0 <= value <= 1
+            ):
+                raise InputError(
+                    f"metric {name!r} must lie in [0, 1], got {_short(value)}",
+                    field="metrics",
+                    fix="normalise every metric's score to [0, 1]",
+                )
+            out.append((name, float(value)))
+        out.sort()
+        if len({n for n, _ in out}) != len(out):
+            raise InputError(
+                "names one metric twice",
+                field="metrics",
+                fix="keep one score per metric",
+            )
+        object.__setattr__(self, "metrics", tuple(out))
+
+
+#: The optional measures a record may carry beside its score (CONTRACT.md section 8).
+MEASURES = ("cost", "latency", "tokens")
+MEASURE_UNITS = {
+    "cost": "a cost >= 0 (any unit, the same in every record)",
+    "latency": "a latency in seconds >= 0",
+    "tokens": "a token count >= 0",
+}
 
 
 _SETTERS = tuple(
@@ -135,6 +212,10 @@ _SETTERS = tuple(
         "item_id",
         "cluster",
         "sample",
+        "cost",
+        "latency",
+        "tokens",
+        "metrics",
     )
 )
 
@@ -157,7 +238,7 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     ``item_id`` and ``cluster`` are strings.
     """
     run = _new(EvalRun)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8 = _SETTERS
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = _SETTERS
     s0(run, model_id)
     s1(run, task_id)
     s2(run, score)
@@ -167,6 +248,10 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s6(run, item_id)
     s7(run, cluster)
     s8(run, sample)
+    s9(run, None)
+    s10(run, None)
+    s11(run, None)
+    s12(run, ())
     return run
 
 
@@ -206,3 +291,63 @@ def canonical_sort(runs: list[EvalRun]) -> None:
 
 _SAMPLE = attrgetter("sample")
 _ITEM = attrgetter("item_id")
+
+
+_METRIC = attrgetter("metric_name")
+
+
+def merge_metrics(runs: list[EvalRun], preferred: Sequence[str] = ()) -> list[EvalRun]:
+    """Fold records that differ only in ``metric_name`` into one record per evaluation.
+
+    Records of one (model, task, item, sample) with distinct metric names are several
+    metrics of the same evaluation, not duplicates (CONTRACT.md section 8). The one
+    whose metric comes first in `preferred` (the ``metric`` input) stays the record,
+    its ``score`` the primary score; the others move into its ``metrics``, and a
+    measure it lacks is taken from them. Runs with at most one metric name, or no
+    such groups, come back unchanged (the same list).
+
+    Raises
+    ------
+    InputError
+        A group whose metrics include none of `preferred`: the message lists them.
+    """
+    names = set(map(_METRIC, runs))
+    if len(names) <= 1:
+        return runs
+    groups: dict[tuple[str, str, object, object], list[EvalRun]] = {}
+    for run in runs:
+        key = (run.model_id, run.task_id, run.item_id, run.sample)
+        groups.setdefault(key, []).append(run)
+    if len(groups) == len(runs):
+        return runs
+    out: list[EvalRun] = []
+    for group in groups.values():
+        metric_names = [r.metric_name for r in group]
+        if len(group) == 1 or None in metric_names or len(set(metric_names)) < len(group):
+            out.extend(group)  # a true duplicate: refused with its place later
+            continue
+        primary = next(
+            (r for want in preferred for r in group if r.metric_name == want), None
+        )
+        if primary is None:
+            first = group[0]
+            held = ", ".join(sorted(n for n in metric_names if n is not None))
+            raise InputError(
+                f"(model_id={first.model_id!r}, task_id={first.task_id!r}) has "
+                f"several metrics for one evaluation: {held}",
+                field="metric_name",
+                fix="name the primary score with --metric (action input `metric`); "
+                "the others become metrics a guardrail can gate",
+            )
+        extra = dict(primary.metrics)
+        measures = {name: getattr(primary, name) for name in MEASURES}
+        for r in group:
+            if r is primary:
+                continue
+            extra[str(r.metric_name)] = r.score
+            extra.update(r.metrics)
+            for name in MEASURES:
+                if measures[name] is None:
+                    measures[name] = getattr(r, name)
+        out.append(replace(primary, metrics=tuple(sorted(extra.items())), **measures))
+    return out

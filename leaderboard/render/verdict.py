@@ -11,6 +11,7 @@ import functools
 import math
 
 from leaderboard.render.escape import md_text, md_with_code, truncate
+from leaderboard.render.guardview import guardrail_verdict, score_only
 from leaderboard.render.numbers import ci, count, num, pct, signed
 from leaderboard.report import Gate, GateComparison, Report
 
@@ -149,7 +150,7 @@ def _nothing_compared(
     )
 
 
-def verdict(
+def verdict(  # noqa: PLR0911 - one line per gate state
     report: Report,
     sha: str | None,
     run: str | None,
@@ -168,6 +169,12 @@ def verdict(
     at = f" for {sha}" if sha else ""
     prefix = f"**{header}** · " if header != "leaderboard" else ""
     link = f" ([workflow run]({run}))" if run else ""
+    if gate.regressed and not any(
+        c.regressed for c in gate.comparisons if c.measure == "score"
+    ):
+        return guardrail_verdict(gate, _short_id, at, link, prefix, accepted_by=accepted_by)
+    report = score_only(report)
+    gate = report.gate
     status = gate.status
     mark = STATUS_MARK.get(status, "⚪")
     note = md_with_code(truncate(gate.note, 300)) if gate.note else None

@@ -26,6 +26,7 @@ from leaderboard.render.gateview import (
     gate_rows,
     where_views,
 )
+from leaderboard.render.guardview import guardrail_lines, score_only
 from leaderboard.render.numbers import count, pct
 from leaderboard.render.plot import PlotRow, forest_plot
 from leaderboard.render.verdict import (
@@ -126,7 +127,8 @@ class View:
     limit) with ``full_report`` (where to find it), and ``footer``. The gate as the
     built-in template shows it: ``gate_status`` (`Gate.status`), ``gate_line``,
     ``gate_rows`` (`GateRowView`), ``gate_notes`` (why a comparison cannot tell or has
-    no detectable drop), ``gate_plot`` (the difference plot), ``where``
+    no detectable drop), ``guardrails`` (one line per guarded measure, and per
+    measure shown but not gated), ``gate_plot`` (the difference plot), ``where``
     (`WhereView`, per-category moves and pass/fail flips; its ``summary`` is
     HTML-escaped for ``<summary>``, as is ``gate_baseline_html``) and ``docs_url``.
     Numbers are floats: format them with the filters ``num``, ``signed``,
@@ -182,6 +184,7 @@ class View:
     where: list[WhereView] = field(default_factory=list)
     show_tasks: bool = False  # some model is incomplete: the Tasks column says which
     docs_url: str | None = None
+    guardrails: list[str] = field(default_factory=list)  # one line per guarded measure
 
 
 _STATUS = {
@@ -315,6 +318,15 @@ def build_view(
         Strings escaped for markdown, numbers as numbers.
     """
     opt = options or Options()
+    guardrails = guardrail_lines(report.gate, esc_id)
+    first_line = verdict(
+        report,
+        short_sha(head_sha),
+        safe_url(run_url),
+        esc_id(truncate(header, 100)),
+        accepted_by=accepted_by,
+    )
+    report = score_only(report)
     sha = short_sha(head_sha)
     run = safe_url(run_url)
     summary = safe_url(summary_url)
@@ -373,7 +385,7 @@ def build_view(
     extra_views = [_row(r, cats, gate.baseline, regressed) for r in extra]
     return View(
         target=opt.target,
-        verdict=verdict(report, sha, run, head, accepted_by=accepted_by),
+        verdict=first_line,
         status=_STATUS.get(gate.status, "undetermined"),
         header=head,
         head_sha=sha,
@@ -423,6 +435,7 @@ def build_view(
         data_line=data_line,
         shown={"pairwise": opt.pairwise, "categories": opt.categories, "plot": opt.plot},
         gate_status=gate.status,
+        guardrails=guardrails,
         gate_line=gate_line(gate, report.settings.confidence) if gate.comparisons else "",
         gate_rows=gate_rows(comps),
         gate_notes=gate_notes(report, comps),

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from leaderboard._version import __version__
 from leaderboard.errors import UsageError, did_you_mean
-from leaderboard.inputs import EvalRun
+from leaderboard.inputs import EvalRun, merge_metrics
 from leaderboard.report import (
     BaselineRun,
     DataSummary,
@@ -38,6 +38,12 @@ from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_gate, read_gate
+from leaderboard.stats.guardrails import (
+    Guardrail,
+    check_guardrails,
+    plan_guardrails,
+    with_guardrails,
+)
 from leaderboard.stats.two_runs import (
     check_missing,
     label_of,
@@ -166,6 +172,7 @@ def build_report(
     baseline_runs: Iterable[EvalRun] | None = None,
     baseline_run: BaselineRun | None = None,
     baseline_missing: str | None = None,
+    guardrails: Sequence[Guardrail] = (),
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -203,6 +210,9 @@ def build_report(
         text says why and how to get one. The gate's status is ``no_baseline_run``
         with it as the note: nothing is gated, and it is never a pass. Excludes
         `baseline` and `baseline_runs`.
+    guardrails : sequence of Guardrail
+        Measures gated beside the score (`leaderboard.stats.guardrails`): each adds
+        one comparison per gated pair to ``gate.comparisons`` and to the family.
 
     Returns
     -------
@@ -220,7 +230,10 @@ def build_report(
     """
     check_settings(confidence, resamples, seed, margin)
     check_missing(baseline_missing, baseline, baseline_runs)
-    runs = list(runs)
+    guards = check_guardrails(guardrails)
+    runs = merge_metrics(list(runs))
+    if baseline_runs is not None:
+        baseline_runs = merge_metrics(list(baseline_runs))
     two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
     if two is not None:
         runs = two.runs
@@ -251,6 +264,17 @@ def build_report(
         for b in range(a + 1, n_models)
     }
     gate_plan = plan_gate(plan, d, pairs, gate_categories)
+    overall_pairs = [(p.candidate, p.baseline) for p in gate_plan if p.category is None]
+    guard = plan_guardrails(
+        d,
+        runs,
+        overall_pairs,
+        guards,
+        confidence=confidence,
+        family=len(gate_plan) + len(guards) * len(overall_pairs),
+        resamples=resamples,
+        seed=seed,
+    )
     rep = plan.run(resamples=resamples, seed=seed)
     est, reps, _df = rep.estimate, rep.replicates, rep.df
     means = [(k, m, int(d.present[:, m].sum())) for m, k in enumerate(overall)] + [
@@ -289,6 +313,8 @@ def build_report(
                 category_intervals={
                     c: Interval(lo=float(lo[j]), hi=float(hi[j])) for c, j in ck.items()
                 },
+                measures=guard.measure_means.get(m, {}),
+                metrics=guard.metric_means.get(m, {}),
             )
         )
     pairwise = _pairwise(
@@ -312,7 +338,9 @@ def build_report(
         rep=rep,
         confidence=confidence,
         margin=margin,
+        extra=len(guard.gated),
     )
+    gate = with_guardrails(gate, guard)
     if two is not None:
         gate = two_run_gate(gate, two, baseline_run)
     if baseline_missing is not None:
@@ -330,6 +358,7 @@ def build_report(
             baseline_label=None if two is None else label_of(baseline_run),
             candidates=gated,
             gate_categories=gate_categories,
+            guardrails={g.name: g.tolerance for g in guards},
         ),
         data=DataSummary(
             records=d.records,

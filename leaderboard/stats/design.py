@@ -355,3 +355,42 @@ def _layout(
         n_clusters=n_clusters,
         samples_max=samples_max,
     )
+
+
+def measure_design(d: Design, runs: Sequence[EvalRun], values: Sequence[float]) -> Design:
+    """`d` with another value in place of each record's score: a measure's design.
+
+    `runs` are the records `d` was built from and `values` one number per record
+    (NaN: the record lacks the measure). The items, units, strata and weights stay
+    those of `d`, so the engine resamples exactly the same units with the same seed;
+    ``scores[i, m]`` is the mean of the model's values on item ``i`` over the samples
+    that carry one, ``present`` where any does.
+    """
+    cols = _Columns(*(tuple(map(attrgetter(f), runs)) for f in _FIELDS))
+    task_weight = dict(zip(cols.task, cols.weight, strict=True))
+    task_cat = dict(zip(cols.task, cols.category, strict=True))
+    item_cluster: dict[tuple[str, int | str], int | str | None] = {
+        (t, i): c
+        for t, i, c in zip(cols.task, cols.item, cols.cluster, strict=True)
+        if i is not None
+    }
+    vals = np.asarray(values, dtype=np.float64)
+    has = ~np.isnan(vals)
+
+    def laid(column: FloatArray) -> Design:
+        return _layout(
+            runs,
+            cols._replace(score=tuple(column.tolist())),
+            item_level=d.item_level,
+            task_weight=task_weight,
+            task_cat=task_cat,
+            item_cluster=item_cluster,
+        )
+
+    total = laid(np.where(has, vals, 0.0))
+    share = laid(has.astype(np.float64))
+    present = d.present & (share.scores > 0)
+    scores = np.divide(
+        total.scores, share.scores, out=np.zeros_like(total.scores), where=present
+    )
+    return replace(d, scores=scores, present=present)

@@ -189,8 +189,13 @@ def read_gate(
     rep: Replicates,
     confidence: float,
     margin: float,
+    extra: int = 0,
 ) -> Gate:
-    """The gate's verdicts from the shared replicates."""
+    """The gate's verdicts from the shared replicates.
+
+    `extra` more comparisons (guardrails, `leaderboard.stats.guardrails`) join the
+    family: the level of each interval is ``1 - (1 - confidence) / (m + extra)``.
+    """
     m = len(planned)
     if m == 0:
         return Gate(
@@ -200,7 +205,7 @@ def read_gate(
             adjustment="none",
             family_size=0,
         )
-    alpha = (1.0 - confidence) / m
+    alpha = (1.0 - confidence) / (m + extra)
     kc = np.array([p.k_candidate for p in planned])
     kb = np.array([p.k_baseline for p in planned])
     diff = est[kc] - est[kb]
@@ -293,7 +298,7 @@ def read_gate(
             if undetermined
             else None
         ),
-        adjustment="bonferroni" if m > 1 else "none",
-        family_size=m,
+        adjustment="bonferroni" if m + extra > 1 else "none",
+        family_size=m + extra,
         comparisons=comparisons,
     )

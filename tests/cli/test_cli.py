@@ -121,6 +121,7 @@ def test_report__prints_markdown_and_passes_options(
         "seed": 7,
         "margin": 0.01,
         "gate_categories": True,
+        "guardrails": [],
     }
     assert len(fake_core["runs"]) == 9
     assert type(fake_core["context"]).__name__ == "CommentContext"
@@ -138,6 +139,7 @@ def test_report__defaults(data: Path, fake_core: dict[str, Any]) -> None:
         "seed": 0,
         "margin": 0.0,
         "gate_categories": False,
+        "guardrails": [],
     }
 
 
