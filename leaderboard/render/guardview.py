@@ -103,7 +103,7 @@ def guardrail_verdict(  # noqa: PLR0917 - the verdict's parts, as verdict() has 
         label += f" (regression accepted by label “{md_text(truncate(accepted_by, 50))}”)"
     return (
         f"{prefix}🔴 {label}: {_change(c)}, {over} "
-        f"{_tolerated(c)}{at}; {_pair(c, esc)}{more}.{link}"
+        f"{_tolerated(c)}; {_pair(c, esc)}{at}{more}.{link}"
     )
 
 

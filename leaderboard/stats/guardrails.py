@@ -51,7 +51,7 @@ from leaderboard.stats.quantiles import t_ppf
 POWER = 0.80
 _RELATIVE = re.compile(r"\+?(\d+(?:\.\d*)?|\.\d+)%")
 _ABSOLUTE = re.compile(r"-?(\d+(?:\.\d*)?|\.\d+)")
-TINY = 1e-300
+FLOOR = 1e-6  # replicate means are floored at this share of their estimate
 
 
 @dataclass(frozen=True)
@@ -199,16 +199,24 @@ def ratio_interval(  # noqa: PLR0917 - two estimates, their replicates, df and a
     """``(R - 1, lo, hi, se_log)``: the relative change and its interval.
 
     The t-scaled percentile interval of ``log(mean*_c) - log(mean*_b)``, mapped back.
-    Replicate means are clipped at a tiny positive value (a rescaled replicate of a
-    mean can dip below zero when almost every drawn unit is zero).
+    Replicate means are floored at ``FLOOR`` times their estimate: a rescaled
+    replicate of a mean can dip to or below zero when a few units carry most of the
+    total and none of them is drawn (a handful of clusters), and a log of it would
+    be meaningless. Ends beyond ``exp(700)`` are capped there (no ratio is that large).
     """
     log_est = math.log(est_c) - math.log(est_b)
-    log_reps = np.log(np.maximum(reps_c, TINY)) - np.log(np.maximum(reps_b, TINY))
+    log_reps = np.log(np.maximum(reps_c, FLOOR * est_c)) - np.log(
+        np.maximum(reps_b, FLOOR * est_b)
+    )
     lo, hi = percentile_intervals(
         np.array([log_est]), log_reps[:, None], np.array([df]), alpha
     )
     se = float(replicate_sd(log_reps[:, None])[0])
-    return math.expm1(log_est), math.expm1(float(lo[0])), math.expm1(float(hi[0])), se
+    return _expm1(log_est), _expm1(float(lo[0])), _expm1(float(hi[0])), se
+
+
+def _expm1(x: float) -> float:
+    return math.expm1(min(x, 700.0))
 
 
 def _comparison(
@@ -235,7 +243,7 @@ def _comparison(
             )
             regressed = gated and lo > g.tolerance
             t_sum = t_ppf(1.0 - alpha / 2.0, df) + t_ppf(POWER, df)
-            mdr = math.expm1(math.log1p(g.tolerance) + t_sum * se)
+            mdr = _expm1(math.log1p(g.tolerance) + t_sum * se)
         else:
             diff = est_c / est_b - 1.0 if est_b > 0 else 0.0
             lo, hi, regressed = -1.0, math.inf, False

@@ -97,6 +97,66 @@ def pass_report() -> Report:
     return report.model_copy(update={"gate": gate, "warnings": []})
 
 
+def guardrail_report() -> Report:
+    """The passing report whose cost guardrail is breached, latency shown, not gated."""
+    report = pass_report()
+    first = report.gate.comparisons[0]
+    common = {
+        "candidate": MODEL_IDS[0],
+        "baseline": f"{MODEL_IDS[0]} @ main",
+        "scope": "overall",
+        "direction": "lower_is_better",
+        "relative": True,
+        "confidence": first.confidence,
+        "min_detectable_regression": 0.19,
+        "shared_units": 120,
+        "shared_tasks": 4,
+    }
+    cost = GateComparison(
+        measure="cost",
+        candidate_mean=0.004213,
+        baseline_mean=0.003216,
+        diff_mean=0.31,
+        ci_lo=0.22,
+        ci_hi=0.41,
+        margin=0.10,
+        regressed=True,
+        **common,
+    )
+    faith = GateComparison(
+        **{**common, "direction": "higher_is_better", "relative": False},
+        measure="faithfulness",
+        candidate_mean=0.871,
+        baseline_mean=0.880,
+        diff_mean=-0.009,
+        ci_lo=-0.031,
+        ci_hi=0.013,
+        margin=0.02,
+        regressed=False,
+    )
+    latency = GateComparison(
+        **{**common, "confidence": 0.95, "min_detectable_regression": None},
+        measure="latency",
+        candidate_mean=2.41,
+        baseline_mean=2.52,
+        diff_mean=-0.044,
+        ci_lo=-0.121,
+        ci_hi=0.039,
+        margin=0.0,
+        regressed=False,
+    )
+    gate = report.gate.model_copy(
+        update={
+            "comparisons": [*report.gate.comparisons, cost, faith],
+            "not_gated": [latency],
+            "regressed": True,
+            "status": "regressed",
+            "family_size": report.gate.family_size + 2,
+        }
+    )
+    return report.model_copy(update={"gate": gate})
+
+
 def cannot_tell_report() -> Report:
     report = golden_report()
     comp = GateComparison(
@@ -230,6 +290,7 @@ def failure_comment() -> str:
 CANONICAL: dict[str, Callable[[], str]] = {
     "regressed": lambda: render_comment(regressed_report(), CTX),
     "pass": lambda: render_comment(pass_report(), CTX),
+    "guardrail": lambda: render_comment(guardrail_report(), CTX),
     "cannot-tell": lambda: render_comment(cannot_tell_report(), CTX),
     "no-gate": lambda: render_comment(no_gate_report(), CTX),
     "no-baseline-run": lambda: render_comment(no_baseline_run_report(), CTX),

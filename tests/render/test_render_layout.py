@@ -61,7 +61,21 @@ def test_layout__verdict_and_gate_fit_a_phone(browser: Browser, name: str) -> No
     if has_gate:
         gate = m.table(GATE_HEADER)
         assert not gate["scrolls"], f"{name} at 400 px: the gate table scrolls: {gate}"
-    assert has_gate == (name in {"regressed", "pass", "cannot-tell", "models-30"})
+    assert has_gate == (
+        name in {"regressed", "pass", "guardrail", "cannot-tell", "models-30"}
+    )
+
+
+def test_layout__guardrail_lines_fit_a_phone_and_keep_intervals_whole(
+    browser: Browser,
+) -> None:
+    for width in (DESKTOP, PHONE):
+        m = _measure(browser, "guardrail", width)
+        first = m.data["blocks"][0]
+        assert not first["scrolls"], f"guardrail at {width} px: the first line overflows"
+        assert not m.data["pageOverflows"]
+        split = [i for i in m.data["intervals"] if i["lines"] != 1]
+        assert not split, f"guardrail at {width} px: intervals split: {split}"
 
 
 def test_layout__warnings_stay_separate(browser: Browser) -> None:

@@ -14,7 +14,14 @@ Each sample and epoch of a finished log gives one `EvalRun`: ``model_id`` from
 ``eval.model``, ``task_id`` from ``eval.task``, ``item_id`` the sample id, ``sample``
 the epoch, and the score mapped to [0, 1] (see `score_value`). One score per task: a
 log scored by several scorers keeps the first one (``results.scores`` order) unless the
-user prefers another (`ReadOptions.metrics`), and names the others it left out.
+user prefers another (`ReadOptions.metrics`); the other scorers' values that map to
+[0, 1] are kept as the record's secondary ``metrics`` (for guardrails).
+
+Measures (for guardrails): ``tokens`` is the sample's ``model_usage`` total tokens
+summed over every model it called (a solver's, a grader's); ``latency`` its
+``working_time`` in seconds (the time spent working, without waiting for rate limits
+or a shared connection pool, so a busier CI runner does not read as a slower PR), else
+``total_time``. Inspect records no cost per sample, so ``cost`` stays absent.
 """
 
 from __future__ import annotations
@@ -281,6 +288,7 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
             if other != kept:
                 notes.add(Notes.OTHERS, f"{task} {other}")
         scorers = [kept]
+    others = [s for s in _scorer_names(header, samples) if s not in scorers]
     runs: list[EvalRun] = []
     for number, sample in enumerate(samples, 1):
         item, epoch, scores = _sample_parts(sample, number, shown)
@@ -314,10 +322,39 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     category=category,
                     item_id=item,
                     sample=epoch,
+                    **_extras(sample, scores, others),
                 )
             )
     notes.warn()
     return runs
+
+
+def _seconds(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if 0 <= value < float("inf") else None
+
+
+def _extras(sample: dict[str, Any], scores: dict[str, Any], others: list[str]) -> Any:
+    """The sample's tokens, latency (s) and its other scorers' values in [0, 1]."""
+    usage = sample.get("model_usage")
+    tokens: float | None = None
+    if isinstance(usage, dict) and usage:
+        counts = [
+            _seconds(u.get("total_tokens")) for u in usage.values() if isinstance(u, dict)
+        ]
+        if counts and all(c is not None for c in counts):
+            tokens = sum(c for c in counts if c is not None)
+    latency = _seconds(sample.get("working_time"))
+    if latency is None:
+        latency = _seconds(sample.get("total_time"))
+    metrics = []
+    for name in others:
+        entry = scores.get(name)
+        value = score_value(entry.get("value")) if isinstance(entry, dict) else None
+        if value is not None:
+            metrics.append((name, value))
+    return {"tokens": tokens, "latency": latency, "metrics": tuple(metrics)}
 
 
 def _sample_parts(

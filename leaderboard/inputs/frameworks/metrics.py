@@ -157,7 +157,10 @@ def to_unit(value: object, scale: tuple[float, float] | None) -> float | None:
 class Notes:
     """What a reader changed or left out, told once per file as `FormatWarning`s."""
 
-    OTHERS = "one score per task; left out (choose with the `metric` input or --metric)"
+    OTHERS = (
+        "one score per task; not the score (choose with the `metric` input or "
+        "--metric; Inspect's and promptfoo's are kept for --guardrail)"
+    )
     RESCALED = "mapped onto [0, 1] from the metric's documented range"
     LOWER = "left out, lower-is-better (the leaderboard ranks higher scores first)"
     RANGE = "task left out, a metric of no known scale outside [0, 1]"

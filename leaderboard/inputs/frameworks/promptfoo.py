@@ -22,6 +22,12 @@ Each row gives one item-level record:
   reports; ``--metric score`` takes the assertion score, ``--metric NAME`` a named
   score (an assertion's ``metric``).
 
+Measures (for guardrails): ``cost`` from the row's ``cost``, ``latency`` from its
+``latencyMs`` / 1000 (seconds; the provider call, as promptfoo times it), ``tokens``
+from ``response.tokenUsage.total`` (the provider's own count, not the grader's). The
+scores not chosen (``pass``, ``score``, named scores) in [0, 1] are kept as the
+record's secondary ``metrics``.
+
 A row whose provider call errored (``failureReason`` 2) is no failed test and no 0:
 the file is refused, naming the row, so that models are compared on the same tests.
 """
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -171,7 +178,7 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
     shown = str(path)
     rows = _rows(path, shown)
     notes = Notes(shown)
-    parsed: list[tuple[int, int, str, str, str, Any]] = []
+    parsed: list[tuple[int, int, str, str, str, Any, dict[str, Any]]] = []
     metric: str | None = None
     for number, row in rows:
         if not isinstance(row, dict):
@@ -205,24 +212,53 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
                     notes.add(Notes.OTHERS, other)
         test_idx = row.get("testIdx")
         order = test_idx if isinstance(test_idx, int) else number
-        parsed.append((order, number, model, _task(row), item, _value(row, metric)))
+        value = _value(row, metric)
+        parsed.append((order, number, model, _task(row), item, value, _extras(row, metric)))
     if metric is None:
         raise InputError("holds no rows", file=shown, fix="check that the eval ran")
     return _records(parsed, metric, notes)
 
 
+def _measure(value: object, scale: float = 1.0) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if not math.isfinite(value) or value < 0:
+        return None
+    return float(value) / scale
+
+
+def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
+    """The row's cost, latency (s), tokens and its other scores in [0, 1]."""
+    response = row.get("response")
+    usage = response.get("tokenUsage") if isinstance(response, dict) else None
+    others = []
+    for name in _available(row):
+        if name != metric:
+            score = to_unit(_value(row, name), None)
+            if score is not None:
+                others.append((name, score))
+    return {
+        "cost": _measure(row.get("cost")),
+        "latency": _measure(row.get("latencyMs"), 1000.0),
+        "tokens": _measure(usage.get("total")) if isinstance(usage, dict) else None,
+        "metrics": tuple(dict(others).items()),
+    }
+
+
 def _records(
-    parsed: list[tuple[int, int, str, str, str, Any]], metric: str, notes: Notes
+    parsed: list[tuple[int, int, str, str, str, Any, dict[str, Any]]],
+    metric: str,
+    notes: Notes,
 ) -> list[EvalRun]:
     parsed.sort(key=lambda row: (row[0], row[1]))
     seen: dict[tuple[str, str, str], int] = {}
-    for _, _, model, task, item, _ in parsed:
+    for _, _, model, task, item, _, _ in parsed:
         seen[model, task, item] = seen.get((model, task, item), 0) + 1
     repeated = any(count > 1 for count in seen.values())
     dropped: set[str] = set()
     nth: dict[tuple[str, str, str], int] = {}
     runs: list[EvalRun] = []
-    for _, number, model, task, item, value in parsed:
+    for _, number, model, task, item, value, extras in parsed:
         key = (model, task, item)
         sample = nth[key] = nth.get(key, -1) + 1
         score = to_unit(value, None)
@@ -239,6 +275,7 @@ def _records(
                 category=DEFAULT_CATEGORY,
                 item_id=item,
                 sample=sample if repeated else None,
+                **extras,
             )
         )
     runs = [run for run in runs if run.task_id not in dropped]
