@@ -158,8 +158,8 @@ class Notes:
     """What a reader changed or left out, told once per file as `FormatWarning`s."""
 
     OTHERS = (
-        "one score per task; not the score (choose with the `metric` input or "
-        "--metric; Inspect's and promptfoo's are kept for --guardrail)"
+        "one score per task; left out of the score (choose with the `metric` input "
+        "or --metric; Inspect's and promptfoo's are kept for --guardrail)"
     )
     RESCALED = "mapped onto [0, 1] from the metric's documented range"
     LOWER = "left out, lower-is-better (the leaderboard ranks higher scores first)"
