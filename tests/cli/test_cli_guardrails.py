@@ -36,12 +36,15 @@ def test_report__inspect_pair_breaks_the_tokens_guardrail_and_exits_1(
     by_measure = {c["measure"]: c for c in gate["comparisons"]}
     assert set(by_measure) == {"score", "tokens", "includes"}
     tokens = by_measure["tokens"]
-    assert tokens["direction"] == "lower_is_better" and tokens["relative"]
-    assert tokens["regressed"] and tokens["ci_lo"] > 0.10
+    assert tokens["direction"] == "lower_is_better"
+    assert tokens["relative"]
+    assert tokens["regressed"]
+    assert tokens["ci_lo"] > 0.10
     assert tokens["candidate_mean"] > tokens["baseline_mean"]
     assert not by_measure["score"]["regressed"]
     assert not by_measure["includes"]["regressed"]
-    assert gate["family_size"] == 3 and gate["status"] == "regressed"
+    assert gate["family_size"] == 3
+    assert gate["status"] == "regressed"
     assert [c["measure"] for c in gate["not_gated"]] == ["latency"]
     row = report["leaderboard"][0]
     assert set(row["measures"]) == {"latency", "tokens"}

@@ -72,7 +72,9 @@ def test_measures__a_bad_value_names_file_line_and_field(
     with pytest.raises(InputError) as info:
         load_runs(path)
     text = str(info.value)
-    assert str(path) in text and f"field `{field}`" in text and says in text
+    assert str(path) in text
+    assert f"field `{field}`" in text
+    assert says in text
     assert ("record 2" if kind == "json" else "line") in text
 
 
