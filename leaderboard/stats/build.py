@@ -232,8 +232,7 @@ def build_report(
     check_missing(baseline_missing, baseline, baseline_runs)
     guards = check_guardrails(guardrails)
     runs = merge_metrics(list(runs))
-    if baseline_runs is not None:
-        baseline_runs = merge_metrics(list(baseline_runs))
+    baseline_runs = None if baseline_runs is None else merge_metrics(list(baseline_runs))
     two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
     if two is not None:
         runs = two.runs
@@ -264,14 +263,13 @@ def build_report(
         for b in range(a + 1, n_models)
     }
     gate_plan = plan_gate(plan, d, pairs, gate_categories)
-    overall_pairs = [(p.candidate, p.baseline) for p in gate_plan if p.category is None]
     guard = plan_guardrails(
         d,
         runs,
-        overall_pairs,
+        [(p.candidate, p.baseline) for p in gate_plan if p.category is None],
         guards,
         confidence=confidence,
-        family=len(gate_plan) + len(guards) * len(overall_pairs),
+        primary=len(gate_plan),
         resamples=resamples,
         seed=seed,
     )

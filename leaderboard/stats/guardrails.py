@@ -324,15 +324,17 @@ def plan_guardrails(
     guardrails: Sequence[Guardrail],
     *,
     confidence: float,
-    family: int,
+    primary: int,
     resamples: int,
     seed: int,
 ) -> GuardrailPlan:
     """Every guardrail comparison, the not-gated measures, and each model's means.
 
-    `pairs` are the gate's overall ``(candidate, baseline)`` model indices; `family`
-    the size of the gate's whole family (primary comparisons plus guardrails).
+    `pairs` are the gate's overall ``(candidate, baseline)`` model indices; `primary`
+    the number of the gate's own comparisons: the family is those plus one per
+    guardrail and pair.
     """
+    family = primary + len(guardrails) * len(pairs)
     measures, metrics = available(runs)
     for g in guardrails:
         if g.relative and g.name not in measures:

@@ -84,7 +84,8 @@ def test_report__bad_guardrail_exits_2_with_one_line(
     assert main(["report", *PAIR, "--guardrail", spec, "--resamples", "200"]) == 2
     _, err = capsys.readouterr()
     lines = [line for line in err.splitlines() if "error" in line]
-    assert len(lines) == 1 and says in lines[0], err
+    assert len(lines) == 1, err
+    assert says in lines[0], err
     assert "Traceback" not in err
 
 
