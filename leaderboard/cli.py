@@ -303,10 +303,7 @@ def _report(args: argparse.Namespace) -> int:
     markdown_path = _check_target("--markdown", args.markdown)
     candidates = list(dict.fromkeys(args.candidate or []))
     baseline_run = _baseline_run(args)
-    from leaderboard.stats.guardrails import (  # noqa: PLC0415
-        check_guardrails,
-        parse_guardrail,
-    )
+    from leaderboard.stats import check_guardrails, parse_guardrail  # noqa: PLC0415
 
     guardrails = check_guardrails([parse_guardrail(g) for g in args.guardrail or ()])
     if guardrails and args.baseline is None and args.baseline_results is None:

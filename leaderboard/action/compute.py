@@ -50,6 +50,7 @@ def report_and_runs(
         seed=settings.seed,
         margin=settings.margin,
         gate_categories=settings.gate_categories,
+        guardrails=settings.guardrails,
         baseline_runs=choice.runs if choice is not None and second else None,
         baseline_run=choice.run if choice is not None and second else None,
         baseline_missing=choice.note if choice is not None else None,

@@ -42,7 +42,7 @@ from typing import Any
 
 from leaderboard.action.gitdata import GitData, GitDataError
 from leaderboard.action.names import slug
-from leaderboard.inputs import EvalRun, load_runs
+from leaderboard.inputs import MEASURES, EvalRun, load_runs
 
 __all__ = [
     "MAX_RUN_BYTES",
@@ -171,10 +171,12 @@ def encode_records(runs: Sequence[EvalRun]) -> bytes:
             "task_id": r.task_id,
             "score": r.score,
         }
-        for name in ("metric_name", "item_id", "cluster", "sample"):
+        for name in ("metric_name", "item_id", "cluster", "sample", *MEASURES):
             value = getattr(r, name)
             if value is not None:
                 record[name] = value
+        if r.metrics:
+            record["metrics"] = dict(r.metrics)
         if r.category != "general":
             record["category"] = r.category
         if r.weight != 1.0:

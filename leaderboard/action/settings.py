@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from leaderboard.action.names import slug
 from leaderboard.errors import UsageError
 from leaderboard.inputs import FORMATS, TASK_WEIGHTS
-from leaderboard.stats import MIN_RESAMPLES
+from leaderboard.stats import MIN_RESAMPLES, Guardrail, check_guardrails, parse_guardrail
 
 T = TypeVar("T")
 
@@ -111,6 +111,29 @@ def split_list(raw: str) -> tuple[str, ...]:
     """Split a newline- or comma-separated input into its non-blank items."""
     parts = re.split(r"[\n,]", raw)
     return tuple(p.strip() for p in parts if p.strip())
+
+
+_TOLERANCE_END = re.compile(r":\s*[+-]?(\d+(\.\d*)?|\.\d+)%?\s*$")
+
+
+def parse_guardrails(name: str, raw: str) -> tuple[Guardrail, ...]:
+    """Parse ``guardrails``: ``NAME:TOLERANCE`` one a line or comma separated.
+
+    A comma inside a metric name (lm-eval's ``exact_match,flexible-extract``) stays
+    in the name: a comma only separates guardrails after a tolerance.
+    """
+    specs: list[str] = []
+    for line in raw.splitlines():
+        part: list[str] = []
+        for piece in line.split(","):
+            part.append(piece)
+            if _TOLERANCE_END.search(piece):
+                specs.append(",".join(part))
+                part = []
+        if "".join(part).strip():
+            specs.append(",".join(part))
+    parsed = [parse_guardrail(s, name) for s in specs if s.strip()]
+    return tuple(check_guardrails(parsed, name))
 
 
 def parse_results(name: str, raw: str) -> tuple[str, ...]:
@@ -267,6 +290,7 @@ INPUTS: tuple[Input, ...] = (
     Input("task-weights", "equal", parse_task_weights),
     Input("pr-number", "", parse_pr_number),
     Input("gate-categories", "false", parse_bool),
+    Input("guardrails", "", parse_guardrails),
     Input("bot-login", "", parse_login),
     Input("baseline-results", "", lambda _n, raw: split_list(raw)),
     Input("baseline-label", "", parse_label),
@@ -307,6 +331,7 @@ class Settings:
     task_weights: str = "equal"
     pr_number: int | None = None
     gate_categories: bool = False
+    guardrails: tuple[Guardrail, ...] = ()
     bot_login: str | None = None
     baseline_results: tuple[str, ...] = ()
     baseline_label: str | None = None

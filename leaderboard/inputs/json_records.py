@@ -129,6 +129,13 @@ def run_from_object(
         None if (value := get(name)) is None else _json_number(name, value)
         for name in MEASURES
     ]
+    metrics = get("metrics")
+    if metrics is not None and not isinstance(metrics, dict):
+        raise FieldProblem(
+            "metrics",
+            f"must be an object of metric names and scores, got {show(metrics)}",
+            'write secondary metrics as {"faithfulness": 0.9, ...}',
+        )
     if sample is not None and (
         not isinstance(sample, int) or isinstance(sample, bool) or sample < 0
     ):
@@ -156,6 +163,7 @@ def run_from_object(
         cost=measures[0],
         latency=measures[1],
         tokens=measures[2],
+        metrics=tuple(metrics.items()) if metrics else (),
     )
 
 

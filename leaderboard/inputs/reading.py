@@ -445,6 +445,7 @@ def _make_run(
     cost: float | None = None,
     latency: float | None = None,
     tokens: float | None = None,
+    metrics: tuple[tuple[str, float], ...] = (),
 ) -> EvalRun:
     if item is None and (cluster is not None or sample is not None):
         field = "cluster" if cluster is not None else "sample"
@@ -470,4 +471,5 @@ def _make_run(
         cost,
         latency,
         tokens,
+        metrics,
     )

@@ -7,12 +7,14 @@
 - `collapse`: tasks with a single unit, pooled with others of their kind;
 - `floors`: Wilson's floor under binary or flat means;
 - `gate`: candidate minus baseline with a family-wise error rate;
+- `guardrails`: cost, latency, tokens and secondary metrics gated beside the score;
 - `two_runs`: a second run of the same models as the baseline (renamed ids, ungated);
 - `build`: `build_report`, the stage's entry;
 - `lesson`: the seed lesson's functions on top of `build_report`.
 """
 
 from leaderboard.stats.build import METHOD, MIN_RESAMPLES, build_report
+from leaderboard.stats.guardrails import Guardrail, check_guardrails, parse_guardrail
 from leaderboard.stats.lesson import (
     aggregate,
     bootstrap_mean_ci,
@@ -23,9 +25,12 @@ from leaderboard.stats.lesson import (
 __all__ = [
     "METHOD",
     "MIN_RESAMPLES",
+    "Guardrail",
     "aggregate",
     "bootstrap_mean_ci",
     "bootstrap_pairwise_diff",
     "build_report",
+    "check_guardrails",
     "pairwise_diffs",
+    "parse_guardrail",
 ]

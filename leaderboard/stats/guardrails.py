@@ -119,14 +119,16 @@ def parse_guardrail(spec: str, option: str = "--guardrail") -> Guardrail:
     return Guardrail(name, value)
 
 
-def check_guardrails(guardrails: Sequence[Guardrail]) -> list[Guardrail]:
+def check_guardrails(
+    guardrails: Sequence[Guardrail], option: str = "--guardrail"
+) -> list[Guardrail]:
     """Refuse a measure named twice; return the guardrails as a list."""
     seen: set[str] = set()
     for g in guardrails:
         if not isinstance(g, Guardrail):
             raise UsageError(f"`guardrails` must hold Guardrail values, got {g!r}")
         if g.name in seen:
-            raise UsageError(f"--guardrail: {g.name!r} is guarded twice; keep one")
+            raise UsageError(f"{option}: {g.name!r} is guarded twice; keep one")
         seen.add(g.name)
     return list(guardrails)
 

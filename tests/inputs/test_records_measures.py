@@ -145,3 +145,27 @@ def test_promptfoo_own_run__latency_in_seconds_and_the_other_score_kept() -> Non
     )
     assert {r.cost for r in runs} == {0.0}
     assert all(dict(r.metrics).keys() == {"score"} for r in runs)
+
+
+def test_json_records__metrics_object_gives_secondary_metrics(tmp_path: Path) -> None:
+    rows = [{**RECORDS[0], "metrics": {"faithfulness": 0.75, "relevancy": 1}}]
+    runs = load_runs(_write(tmp_path, "jsonl", rows))
+    assert runs[0].metrics == (("faithfulness", 0.75), ("relevancy", 1.0))
+    bad = [{**RECORDS[0], "metrics": {"faithfulness": 7}}]
+    with pytest.raises(InputError, match=r"line 1, field `metrics`: metric 'faithfulness'"):
+        load_runs(_write(tmp_path, "jsonl", bad))
+    with pytest.raises(InputError, match="must be an object of metric names"):
+        load_runs(_write(tmp_path, "jsonl", [{**RECORDS[0], "metrics": [1]}]))
+
+
+def test_history_encoding__keeps_measures_and_metrics(tmp_path: Path) -> None:
+    from leaderboard.action.history import encode_records  # noqa: PLC0415
+
+    runs = [
+        EvalRun("m", "t", 1.0, item_id="1", cost=0.5, latency=2.0, tokens=9.0,
+                metrics=(("f", 0.25),)),
+        EvalRun("m", "t", 0.0, item_id="2"),
+    ]  # fmt: skip
+    path = tmp_path / "run.jsonl.gz"
+    path.write_bytes(encode_records(runs))
+    assert load_runs(path) == runs
