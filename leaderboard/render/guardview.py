@@ -60,10 +60,18 @@ def _tolerated(c: GateComparison) -> str:
 
 def _means(c: GateComparison) -> str:
     unit = _UNITS.get(c.measure, "")
-    digits = 4 if c.measure == "cost" else 3
     if c.measure == "tokens":
-        digits = 0
-    return f"{num(c.candidate_mean, digits)}{unit} vs {num(c.baseline_mean, digits)}{unit}"
+        return f"{num(c.candidate_mean, 0)} vs {num(c.baseline_mean, 0)}"
+    if c.measure in _UNITS:  # costs of a cent or less keep their digits
+        return f"{_sig(c.candidate_mean)}{unit} vs {_sig(c.baseline_mean)}{unit}"
+    return f"{num(c.candidate_mean)} vs {num(c.baseline_mean)}"
+
+
+def _sig(x: float | None) -> str:
+    """Three significant digits: ``2.41``, ``0.00421``, ``1.2e-05``."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"{x:.3g}"
 
 
 def _pair(c: GateComparison, esc: Callable[[str], str]) -> str:

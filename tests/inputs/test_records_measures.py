@@ -169,3 +169,15 @@ def test_history_encoding__keeps_measures_and_metrics(tmp_path: Path) -> None:
     path = tmp_path / "run.jsonl.gz"
     path.write_bytes(encode_records(runs))
     assert load_runs(path) == runs
+
+
+def test_promptfoo_metered_run__cost_and_tokens_as_promptfoo_wrote_them() -> None:
+    folder = ROOT / "tests" / "fixtures" / "promptfoo" / "guardrails-0.121.20"
+    for name in ("baseline", "candidate"):
+        rows = json.loads((folder / f"{name}.json").read_text())["results"]["results"]
+        runs, _ = load_runs_noting(folder / f"{name}.json")
+        assert sorted((r.cost, r.tokens, r.latency) for r in runs) == sorted(
+            (row["cost"], row["response"]["tokenUsage"]["total"], row["latencyMs"] / 1000)
+            for row in rows
+        )
+        assert all(r.cost and r.cost > 0 for r in runs)
