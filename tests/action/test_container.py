@@ -261,3 +261,32 @@ def test_container__baseline_results_gate_each_model_against_its_own_run(
     assert by["model-1"]["regressed"]
     assert not by["model-0"]["regressed"]
     assert report["gate"]["baseline_run"]["label"] == "main"
+
+
+def test_container__guardrails_gate_tokens_on_real_inspect_logs(
+    image: list[str], tmp_path: Path, api: FakeGitHub
+) -> None:
+    """The real Inspect pair (tests/fixtures/inspect/guardrails): the same answers, the
+    candidate with about 1.6 times the tokens; read in the image without inspect_ai."""
+    logs = ROOT / "tests" / "fixtures" / "inspect" / "guardrails"
+    job = Job(tmp_path / "job", api.base_url)
+    for sub, name in (("pr", "candidate.eval"), ("main", "baseline.eval")):
+        (job.workspace / sub).mkdir(parents=True)
+        shutil.copy(logs / name, job.workspace / sub / name)
+    job.inputs = {
+        "RESULTS": "pr/*.eval",
+        "BASELINE-RESULTS": "main/*.eval",
+        "BASELINE-LABEL": "main",
+        "GUARDRAILS": "tokens:+10%, includes:-0.05",
+        "GITHUB-TOKEN": INSTALLATION_TOKEN,
+    }
+    res = run_container(image, job)
+    assert res.returncode == 1, res.stdout + res.stderr
+    (comment,) = api.comments(7)
+    assert "🔴 Tokens: +" in comment["body"]
+    assert "⚪ Latency (not gated)" in comment["body"]
+    report = json.loads((job.workspace / job.outputs()["report"]).read_text())
+    by = {c["measure"]: c for c in report["gate"]["comparisons"]}
+    assert by["tokens"]["regressed"]
+    assert not by["score"]["regressed"]
+    assert not by["includes"]["regressed"]
