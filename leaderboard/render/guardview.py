@@ -92,7 +92,7 @@ def guarded(gate: Gate) -> list[GateComparison]:
     return [c for c in gate.comparisons if c.measure != "score"]
 
 
-def guardrail_verdict(  # noqa: PLR0917 - the verdict's parts, as verdict() has them
+def guardrail_verdict(
     gate: Gate,
     esc: Callable[[str], str],
     at: str,
