@@ -1,4 +1,4 @@
-"""Guardrail lines in the comment: the breach first, every measure once, as GitHub shows it."""
+"""Guardrail lines in the comment: the breach first, each measure once, as GitHub shows."""
 
 from __future__ import annotations
 
@@ -28,8 +28,10 @@ def test_lines__one_per_guarded_and_not_gated_measure_outside_the_gate_table() -
     html = cmarkgfm.github_flavored_markdown_to_html(body)
     assert html.count("(guardrail, tolerated") == 2
     assert html.count("(not gated)") == 1
-    gate_table = body.split("| Candidate | Candidate − baseline |")[1].split("\n\n")[0]
-    assert "cost" not in gate_table.lower() and "faithfulness" not in gate_table
+    header = "| Candidate | Candidate \u2212 baseline |"  # the comment's minus sign
+    gate_table = body.split(header)[1].split("\n\n")[0]
+    assert "cost" not in gate_table.lower()
+    assert "faithfulness" not in gate_table
     assert "0.00421 vs 0.00322" in body  # costs keep three significant digits
 
 
