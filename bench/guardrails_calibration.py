@@ -134,7 +134,7 @@ def table(reps: int, reps_large: int) -> list[str]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=1000)
-    parser.add_argument("--reps-large", type=int, default=300, help="at 1,000 items")
+    parser.add_argument("--reps-large", type=int, default=200, help="at 1,000 items")
     args = parser.parse_args()
     start = time.perf_counter()
     table(args.reps, args.reps_large)
