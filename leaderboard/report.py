@@ -87,6 +87,16 @@ class Flips(_Model):
         description="items the baseline failed and the candidate passed"
     )
     shared_items: int = Field(description="items both models were scored on")
+    noise_each_way: int | None = Field(
+        default=None,
+        description="flips noise alone would give in each direction, estimated by the "
+        "smaller direction (under no change both directions are equal)",
+    )
+    beyond_noise: bool | None = Field(
+        default=None,
+        description="the two directions differ beyond noise: McNemar's exact test at "
+        "the report's confidence",
+    )
 
 
 class ScopeDiff(_Model):
@@ -101,6 +111,12 @@ class ScopeDiff(_Model):
     ci_lo: float
     ci_hi: float
     shared_units: int = 0
+    moved: bool = Field(
+        default=False,
+        description="its interval adjusted for all breakdown entries of this comparison "
+        "(max-T over the shared replicates) excludes 0: a move beyond noise; the "
+        "interval shown stays unadjusted",
+    )
 
 
 class GateComparison(_Model):
@@ -226,7 +242,12 @@ class Gate(_Model):
         '"<model_id> @ <label>"); null: no baseline'
     )
     regressed: bool
-    adjustment: Literal["bonferroni", "none"] = "bonferroni"
+    adjustment: Literal["max-t", "bonferroni", "none"] = Field(
+        default="max-t",
+        description='how the family is held: "max-t" (one level for every comparison, '
+        "from the maximum of their standardized bootstrap deviations, never below "
+        'Bonferroni\'s), "bonferroni", or "none" (a family of one)',
+    )
     family_size: int = 0
     comparisons: list[GateComparison] = Field(default_factory=list)
     status: GateStatus = Field(

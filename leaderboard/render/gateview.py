@@ -56,6 +56,7 @@ class WhereRowView:
     diff: float
     lo: float
     hi: float
+    moved: bool = False  # beyond noise, family-wise over the comparison's rows
 
 
 @dataclass(frozen=True)
@@ -124,11 +125,16 @@ def gate_line(gate: Gate, confidence: float) -> str:
     m = gate.family_size
     base = esc_id(gate.baseline) if gate.baseline is not None else "?"
     each = gate.comparisons[0].confidence if gate.comparisons else confidence
+    together = "both" if m == 2 else f"all {count(m)}"
     if m > 1 and gate.adjustment == "bonferroni":
         level = (
-            f"{pct(each)} intervals each, so {'both' if m == 2 else f'all {count(m)}'} "
-            "hold together at "
+            f"{pct(each)} intervals each, so {together} hold together at "
             f"{pct(confidence)} (Bonferroni)"
+        )
+    elif m > 1 and gate.adjustment == "max-t":
+        level = (
+            f"{pct(each)} intervals each, so {together} hold together at "
+            f"{pct(confidence)} (max-T over the shared resamples)"
         )
     else:
         level = f"{pct(each)} interval"
@@ -139,18 +145,30 @@ def gate_line(gate: Gate, confidence: float) -> str:
         base = f"its own row in the baseline run **{esc_id(gate.baseline_run.label)}**"
     else:
         base = f"**{base}**"
-    line = f"**Gate**: candidate \N{MINUS SIGN} {base}, {level}{tol}."
+    line = (
+        f"**Gate**: candidate \N{MINUS SIGN} {base}, {level}{tol}; "
+        "*detects drops of* X: a drop of X is caught 80% of the time."
+    )
     return line + baseline_run_text(gate)
 
 
 def flips_text(f: Flips | None) -> str | None:
-    """ "12 items went pass → fail, 3 fail → pass (of 400 both answered)"."""
+    """ "12 items went pass → fail, 3 fail → pass (of 400 scored for both); noise
+    alone gives about 3 each way, ..." (`leaderboard.stats.noise`)."""
     if f is None:
         return None
-    return (
+    text = (
         f"{count(f.pass_to_fail)} item{'s' * (f.pass_to_fail != 1)} went pass → fail, "
         f"{count(f.fail_to_pass)} fail → pass (of {count(f.shared_items)} scored for both)"
     )
+    if f.noise_each_way is None or f.pass_to_fail + f.fail_to_pass == 0:
+        return text
+    text += f"; noise alone gives about {count(f.noise_each_way)} each way"
+    extra = abs(f.pass_to_fail - f.fail_to_pass)
+    way = "pass → fail" if f.pass_to_fail > f.fail_to_pass else "fail → pass"
+    if f.beyond_noise:
+        return text + f", and the {count(extra)} extra {way} are beyond it (McNemar)"
+    return text + ", and the difference between the two ways is within noise (McNemar)"
 
 
 def where_views(comps: list[GateComparison], confidence: float) -> list[WhereView]:
@@ -159,8 +177,12 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
     overall.sort(key=_worst_first)
     out = []
     for c in overall[:WHERE_CANDIDATES]:
-        moved = sorted(c.breakdown, key=lambda s: -abs(s.diff_mean))[:WHERE_ROWS]
-        moved.sort(key=lambda s: s.diff_mean)
+        # moved rows first, then the largest of those within noise
+        moved = sorted(c.breakdown, key=lambda s: (not s.moved, -abs(s.diff_mean)))
+        moved = moved[:WHERE_ROWS]
+        moved.sort(key=lambda s: (not s.moved, s.diff_mean))
+        n_moved = sum(s.moved for s in c.breakdown)
+        rows_total = len(c.breakdown)
         cand = html_text(truncate(c.candidate, 80))
         kinds = {s.scope.split(":", 1)[0] for s in moved}
         what = (
@@ -173,8 +195,11 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
         out.append(
             WhereView(
                 summary=(
-                    f"Where {cand} moved ({what}, {pct(confidence)} intervals "
-                    "per pair, unadjusted)"
+                    f"Where {cand} moved ({what}): {_moved_text(n_moved, rows_total)}"
+                    f" (held for all {count(rows_total)} together by max-T; intervals "
+                    f"{pct(confidence)} each, unadjusted)"
+                    if rows_total
+                    else f"Where {cand} moved ({what})"
                 ),
                 open=c.status == "regressed",
                 rows=[
@@ -183,6 +208,7 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
                         s.diff_mean,
                         s.ci_lo,
                         s.ci_hi,
+                        s.moved,
                     )
                     for s in moved
                 ],
@@ -190,6 +216,12 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
             )
         )
     return out
+
+
+def _moved_text(n_moved: int, total: int) -> str:
+    if n_moved == 0:
+        return "no row moved beyond noise"
+    return f"{count(n_moved)} of {count(total)} moved beyond noise"
 
 
 def gate_plot(comps: list[GateComparison], margin: float) -> str | None:

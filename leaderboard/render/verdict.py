@@ -103,10 +103,12 @@ STATUS_MARK = {
 
 
 def detects_text(mdr: float | None) -> str:
-    """What the suite can see: "detects drops of 0.033 or more", or why not."""
+    """What the suite can see: "detects drops of 0.033 or more 80% of the time", or
+    why not (a drop of exactly that size is caught 80% of the time, larger ones more
+    often)."""
     if mdr is None or not math.isfinite(mdr) or mdr >= 1.0:
         return "the smallest drop it detects cannot be estimated"
-    return f"this suite detects drops of {num(mdr)} or more"
+    return f"this suite detects drops of {num(mdr)} or more 80% of the time"
 
 
 def below_text(margin: float) -> str:

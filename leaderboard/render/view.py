@@ -422,6 +422,8 @@ def build_view(
         gate_adjustment_text=(
             "each at a Bonferroni-adjusted confidence level"
             if gate.adjustment == "bonferroni"
+            else "each at one confidence level from a max-T over the shared resamples"
+            if gate.adjustment == "max-t"
             else "no adjustment for multiple comparisons"
         ),
         gate_family_size=gate.family_size,

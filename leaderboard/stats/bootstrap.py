@@ -65,6 +65,7 @@ class Replicates:
     df: FloatArray  # (L,)
     design_df: FloatArray  # (L,) sum_h (n_h - 1) over the estimate's strata
     variances: Variances
+    seed: int = 0  # the replicates' seed (family-wise levels draw from it too)
 
     def diff_df(self, ia: IntArray, ib: IntArray) -> FloatArray:
         """Effective degrees of freedom of the differences ``est[ia] - est[ib]``."""
@@ -190,6 +191,7 @@ def stratified_replicates(
         df=var.df(np.arange(n_out), upper=design_df),
         design_df=design_df,
         variances=var,
+        seed=int(seed),
     )
 
 
@@ -322,17 +324,36 @@ def percentile_intervals(
     range the parameter can take (scaled replicates may leave it). With ``overwrite``
     the replicates are partially sorted in place (for temporaries).
     """
+    ((lo, hi),) = intervals_at(
+        estimate, replicates, df, [alpha], bounds=bounds, overwrite=overwrite
+    )
+    return lo, hi
+
+
+def intervals_at(
+    estimate: FloatArray,
+    replicates: FloatArray,
+    df: FloatArray,
+    alphas: Sequence[float],
+    *,
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+    overwrite: bool = False,
+) -> list[tuple[FloatArray, FloatArray]]:
+    """`percentile_intervals` at several levels from one pass over the replicates."""
     se = replicate_sd(replicates)
-    levels = [alpha / 2.0, 1.0 - alpha / 2.0]
+    levels = [q for a in alphas for q in (a / 2.0, 1.0 - a / 2.0)]
     q = np.quantile(replicates, levels, axis=0, overwrite_input=overwrite)
-    scale = np.array([t_scale(alpha, float(v)) if v >= 1 else 0.0 for v in df])
-    t_half = scale * norm_ppf(1.0 - alpha / 2.0) * se
-    lo = np.minimum(estimate + scale * (q[0] - estimate), estimate - t_half)
-    hi = np.maximum(estimate + scale * (q[1] - estimate), estimate + t_half)
-    lo = np.clip(np.minimum(lo, estimate), *bounds)
-    hi = np.clip(np.maximum(hi, estimate), *bounds)
     none = np.asarray(df) < 1
-    return np.where(none, bounds[0], lo), np.where(none, bounds[1], hi)
+    out = []
+    for i, alpha in enumerate(alphas):
+        scale = np.array([t_scale(alpha, float(v)) if v >= 1 else 0.0 for v in df])
+        t_half = scale * norm_ppf(1.0 - alpha / 2.0) * se
+        lo = np.minimum(estimate + scale * (q[2 * i] - estimate), estimate - t_half)
+        hi = np.maximum(estimate + scale * (q[2 * i + 1] - estimate), estimate + t_half)
+        lo = np.clip(np.minimum(lo, estimate), *bounds)
+        hi = np.clip(np.maximum(hi, estimate), *bounds)
+        out.append((np.where(none, bounds[0], lo), np.where(none, bounds[1], hi)))
+    return out
 
 
 def replicate_sd(replicates: FloatArray) -> FloatArray:

@@ -30,12 +30,14 @@ from leaderboard.report import (
 )
 from leaderboard.stats.bootstrap import (
     Replicates,
+    intervals_at,
     percentile_intervals,
     rank_bounds,
     replicate_sd,
 )
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
+from leaderboard.stats.family import pairwise_level
 from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_gate, read_gate
 from leaderboard.stats.guardrails import (
@@ -315,7 +317,11 @@ def build_report(
                 metrics=guard.metric_means.get(m, {}),
             )
         )
-    pairwise = _pairwise(
+    # the rank ranges' pairwise decisions hold `confidence` for all pairs together
+    each = pairwise_level(
+        reps[:, overall], [(a, b) for a, b, _, _ in order_pairs], alpha, seed=rep.seed
+    )
+    pairwise, family = _pairwise(
         d,
         plan=plan,
         pairs=order_pairs,
@@ -323,9 +329,10 @@ def build_report(
         reps=reps,
         rep=rep,
         alpha=alpha,
+        family_alpha=each,
         completed=completed,
     )
-    _rank_intervals(rows, pairwise)
+    _rank_intervals(rows, pairwise, family)
     gate = read_gate(
         gate_plan,
         plan=plan,
@@ -401,17 +408,23 @@ def _mean_intervals(
     return lo, hi
 
 
-def _rank_intervals(rows: list[LeaderboardRow], pairwise: list[PairwiseDiff]) -> None:
-    """Rank ranges from the pairwise table's own decisions (`rank_bounds`)."""
+def _rank_intervals(
+    rows: list[LeaderboardRow], pairwise: list[PairwiseDiff], family: list[int]
+) -> None:
+    """Rank ranges from the family-wise pairwise decisions (`rank_bounds`).
+
+    ``family[j]``: +1 when pair j's ``model_a`` is better than its ``model_b`` with all
+    pairs held together (`leaderboard.stats.family.pairwise_level`), -1 when worse,
+    0 when the family cannot tell. The pairwise table itself stays unadjusted.
+    """
     pos = {r.model_id: i for i, r in enumerate(rows)}
     better = np.zeros((len(rows), len(rows)), dtype=bool)
-    for p in pairwise:
-        if p.significant:
-            a, b = pos[p.model_a], pos[p.model_b]
-            if p.ci_lo > 0:
-                better[b, a] = True  # a is significantly better than b
-            else:
-                better[a, b] = True
+    for p, sign in zip(pairwise, family, strict=True):
+        a, b = pos[p.model_a], pos[p.model_b]
+        if sign > 0:
+            better[b, a] = True  # a is better than b
+        elif sign < 0:
+            better[a, b] = True
     lo, hi = rank_bounds(better)
     for i, r in enumerate(rows):
         # the observed rank is always plausible (a significant pair agrees with it)
@@ -442,25 +455,28 @@ def _pairwise(
     reps: FloatArray,
     rep: Replicates,
     alpha: float,
+    family_alpha: float,
     completed: npt.NDArray[np.bool_],
-) -> list[PairwiseDiff]:
+) -> tuple[list[PairwiseDiff], list[int]]:
     if not pairs:
-        return []
+        return [], []
     ia = np.array([p[2] for p in pairs])
     ib = np.array([p[3] for p in pairs])
     diff_est = est[ia] - est[ib]
     diff_df = rep.diff_df(ia, ib)
     lo, hi = np.empty_like(diff_est), np.empty_like(diff_est)
+    flo, fhi = np.empty_like(diff_est), np.empty_like(diff_est)
     for c in range(0, ia.size, PAIR_CHUNK):  # bounded memory for many models
         sl = slice(c, c + PAIR_CHUNK)
-        lo[sl], hi[sl] = percentile_intervals(
+        (lo[sl], hi[sl]), (flo[sl], fhi[sl]) = intervals_at(
             diff_est[sl],
             (reps.T[ia[sl]] - reps.T[ib[sl]]).T,  # contiguous per pair: faster percentiles
             diff_df[sl],
-            alpha,
+            [alpha, family_alpha],
             bounds=(-1.0, 1.0),
             overwrite=True,
         )
+    family = [1 if flo[j] > 0 else -1 if fhi[j] < 0 else 0 for j in range(ia.size)]
     out = []
     for j, (a, b, ka, _) in enumerate(pairs):
         out.append(
@@ -475,4 +491,4 @@ def _pairwise(
                 shared_units=plan.units(ka),
             )
         )
-    return out
+    return out, family

@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from leaderboard.report import Flips, ScopeDiff
-from leaderboard.stats.bootstrap import Replicates, percentile_intervals
+from leaderboard.stats.bootstrap import Replicates, intervals_at
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
+from leaderboard.stats.family import group_levels
 
 __all__ = ["Planned", "breakdowns", "item_flips", "plan_breakdown"]
 
@@ -87,14 +88,29 @@ def breakdowns(
     kc = np.array([f[2] for f in flat])
     kb = np.array([f[3] for f in flat])
     diff = est[kc] - est[kb]
-    lo, hi = percentile_intervals(
-        diff,
-        reps[:, kc] - reps[:, kb],
-        rep.diff_df(kc, kb),
-        1.0 - confidence,
-        bounds=(-1.0, 1.0),
-        overwrite=True,
-    )
+    diff_reps = reps[:, kc] - reps[:, kb]
+    diff_df = rep.diff_df(kc, kb)
+    alpha = 1.0 - confidence
+    groups: list[list[int]] = [[] for _ in planned]
+    for i, f in enumerate(flat):
+        groups[f[0]].append(i)
+    # moved: the row's interval at its comparison's family-wise (max-T) level
+    each = group_levels(diff, diff_reps, diff_df, alpha, groups, seed=rep.seed)
+    lo, hi = np.empty_like(diff), np.empty_like(diff)
+    moved = np.zeros(diff.shape, dtype=bool)
+    for rows, a_each in zip(groups, each, strict=True):
+        if not rows:
+            continue
+        idx = np.asarray(rows, dtype=np.intp)
+        (lo[idx], hi[idx]), (flo, fhi) = intervals_at(
+            diff[idx],
+            diff_reps[:, idx],
+            diff_df[idx],
+            [alpha, a_each],
+            bounds=(-1.0, 1.0),
+            overwrite=True,
+        )
+        moved[idx] = (flo > 0) | (fhi < 0)
     for i, (j, scope, k, _) in enumerate(flat):
         out[j].append(
             ScopeDiff(
@@ -103,6 +119,7 @@ def breakdowns(
                 ci_lo=float(lo[i]),
                 ci_hi=float(hi[i]),
                 shared_units=plan.units(k),
+                moved=bool(moved[i]),
             )
         )
     for diffs in out:

@@ -56,6 +56,7 @@ def regressed_report() -> Report:
                     ci_lo=-0.112,
                     ci_hi=-0.047,
                     shared_units=20,
+                    moved=True,
                 ),
                 ScopeDiff(
                     scope="category:math",
@@ -65,7 +66,13 @@ def regressed_report() -> Report:
                     shared_units=20,
                 ),
             ],
-            "flips": Flips(pass_to_fail=31, fail_to_pass=12, shared_items=400),
+            "flips": Flips(
+                pass_to_fail=31,
+                fail_to_pass=12,
+                shared_items=400,
+                noise_each_way=12,
+                beyond_noise=True,
+            ),
         }
     )
     return report.model_copy(

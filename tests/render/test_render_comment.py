@@ -183,8 +183,16 @@ def test_comment__gate_line_says_how_sure_and_the_margin() -> None:
     comment = render_comment(golden_report())
     assert (
         "**Gate**: candidate \N{MINUS SIGN} **base**, 97.5% intervals each, so both hold "
-        "together at 95% (Bonferroni); a drop counts beyond the margin of 0.010." in comment
+        "together at 95% (Bonferroni); a drop counts beyond the margin of 0.010; "
+        "*detects drops of* X: a drop of X is caught 80% of the time." in comment
     )
+
+
+def test_comment__gate_line_names_the_max_t_family() -> None:
+    data = golden_report().model_dump()
+    data["gate"]["adjustment"] = "max-t"
+    comment = render_comment(Report.model_validate(data))
+    assert "so both hold together at 95% (max-T over the shared resamples)" in comment
 
 
 def test_comment__settings_folded_and_name_everything() -> None:
@@ -221,15 +229,34 @@ def test_comment__forest_plot_folded_and_labelled_not_the_test() -> None:
 def test_comment__where_shows_categories_and_flips() -> None:
     comment = render_comment(regressed_report())
     assert (
-        "<details open><summary>Where cand-b moved (per category, 95% intervals per pair, "
-        "unadjusted)</summary>" in comment
+        "<details open><summary>Where cand-b moved (per category): 1 of 2 moved beyond "
+        "noise (held for all 2 together by max-T; intervals 95% each, unadjusted)"
+        "</summary>" in comment
     )
     where = next(t for t in parse(comment).tables if t[0][0] == "Where")
-    assert where[1:] == [
-        ["category code", "-0.080 [-0.112,\u00a0-0.047]"],
-        ["category math", "-0.014 [-0.041,\u00a00.012]"],
+    assert where[1:] == [  # moved rows first, marked; the rest within noise
+        ["category code moved", "-0.080 [-0.112,\u00a0-0.047]"],
+        ["category math · within noise", "-0.014 [-0.041,\u00a00.012]"],
     ]
-    assert "31 items went pass → fail, 12 fail → pass (of 400 scored for both)" in comment
+    assert (
+        "31 items went pass → fail, 12 fail → pass (of 400 scored for both); noise alone "
+        "gives about 12 each way, and the 19 extra pass → fail are beyond it (McNemar)"
+        in comment
+    )
+
+
+def test_comment__flips_within_noise_say_so() -> None:
+    report = regressed_report()
+    data = report.model_dump()
+    data["gate"]["comparisons"][1]["flips"].update(
+        pass_to_fail=14, fail_to_pass=12, noise_each_way=12, beyond_noise=False
+    )
+    comment = render_comment(Report.model_validate(data))
+    assert (
+        "14 items went pass → fail, 12 fail → pass (of 400 scored for both); noise alone "
+        "gives about 12 each way, and the difference between the two ways is within "
+        "noise (McNemar)" in comment
+    )
 
 
 def test_comment__summary_text_is_html_escaped() -> None:

@@ -134,8 +134,9 @@ def test_detectable_drop__identical_models_not_zero() -> None:
 
 def test_detectable_drop__never_beyond_the_score_range() -> None:
     # Before: a 54-model board printed 1.058 on a 0-1 scale (Bonferroni over 53).
+    # Three tasks (six before the max-T family, issue 23: its level is less strict).
     rng = np.random.default_rng(1)
-    scores = np.clip(rng.beta(5, 5, (54, 6)) * 0.3, 0, 1)
+    scores = np.clip(rng.beta(5, 5, (54, 3)) * 0.3, 0, 1)
     runs = task_level_runs(scores, ("base", *(f"m{j:02d}" for j in range(53))))
     report = build_report(runs, baseline="base", resamples=200)
     mdrs = [c.min_detectable_regression for c in report.gate.comparisons]

@@ -100,7 +100,7 @@ def test_build_report__two_runs_catch_a_planted_drop() -> None:
     assert report.gate.regressed
     assert report.gate.status == "regressed"
     assert report.gate.family_size == 2
-    assert report.gate.adjustment == "bonferroni"
+    assert report.gate.adjustment == "max-t"
 
 
 def test_build_report__two_runs_pair_on_the_tasks_both_hold() -> None:
