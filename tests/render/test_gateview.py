@@ -87,17 +87,25 @@ def _gate(comps: list[GateComparison], **kw: Any) -> Gate:
 
 
 def test_gate_line__bonferroni_both_all_and_one() -> None:
-    two = _gate([comp("a"), comp("b")])
+    two = _gate([comp("a"), comp("b")], adjustment="bonferroni")
     assert gate_line(two, 0.95) == (
         "**Gate**: candidate \N{MINUS SIGN} **base**, 97.5% intervals each, so both "
-        "hold together at 95% (Bonferroni)."
+        "hold together at 95% (Bonferroni); "
+        "*detects drops of* X: a drop of X is caught 80% of the time."
     )
-    three = _gate([comp(x, confidence=0.95 / 3 + 2 / 3) for x in "abc"])
+    three = _gate(
+        [comp(x, confidence=0.95 / 3 + 2 / 3) for x in "abc"], adjustment="bonferroni"
+    )
     assert "all 3 hold together at 95% (Bonferroni)" in gate_line(three, 0.95)
+    max_t = _gate([comp(x, confidence=0.98) for x in "abc"])  # the default: max-T
+    assert "all 3 hold together at 95% (max-T over the shared resamples)" in gate_line(
+        max_t, 0.95
+    )
     one = _gate([comp("a", confidence=0.95, margin=0.02)])
     assert gate_line(one, 0.95) == (
         "**Gate**: candidate \N{MINUS SIGN} **base**, 95% interval; a drop counts "
-        "beyond the margin of 0.020."
+        "beyond the margin of 0.020; "
+        "*detects drops of* X: a drop of X is caught 80% of the time."
     )
 
 
@@ -106,7 +114,7 @@ def test_gate_line__a_baseline_run_names_each_models_own_row() -> None:
     gate = _gate([comp("a", confidence=0.95)], baseline="main", baseline_run=run)
     assert gate_line(gate, 0.95) == (
         "**Gate**: candidate \N{MINUS SIGN} its own row in the baseline run **main**, "
-        "95% interval."
+        "95% interval; *detects drops of* X: a drop of X is caught 80% of the time."
     )
 
 
@@ -154,7 +162,8 @@ def test_where_views__regressed_open_first_and_the_largest_moves_in_order() -> N
     fell = views[0]
     assert (
         fell.summary
-        == "Where fell moved (per category, 95% intervals per pair, unadjusted)"
+        == "Where fell moved (per category): no row moved beyond noise (held for all 7 "
+        "together by max-T; intervals 95% each, unadjusted)"
     )
     # the five largest moves (a at 0.01 and g at 0 left out), ordered from the worst
     assert [r.category for r in fell.rows] == [
@@ -182,13 +191,14 @@ def test_where_views__at_most_three_candidates_and_mixed_scopes_said() -> None:
         "Where m3",
         "Where m2",
     ]
-    assert "(per category and task, 90% intervals" in views[0].summary
+    assert "(per category and task): no row moved beyond noise" in views[0].summary
+    assert "intervals 90% each, unadjusted" in views[0].summary
 
 
 def test_where_views__flips_alone__per_item_and_html_escaped() -> None:
     flips = Flips(pass_to_fail=1, fail_to_pass=0, shared_items=3)
     [view] = where_views([comp("<b>&", flips=flips)], 0.95)
-    assert view.summary.startswith("Where &lt;b&gt;&amp; moved (per item, ")
+    assert view.summary == "Where &lt;b&gt;&amp; moved (per item)"  # no rows: no family
     assert view.rows == []
     assert (
         flips_text(flips) == "1 item went pass → fail, 0 fail → pass (of 3 scored for both)"

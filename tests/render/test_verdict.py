@@ -111,7 +111,7 @@ def test_verdict__regressed__names_the_worst_overall_and_counts_the_others() -> 
     assert first(report) == (
         f"🔴 **Regression** for `abc1234`: **cand-b** vs **base**: -0.047 "
         f"[-0.071,{NB}-0.022], wholly below -0.010 (and 1 more); this suite detects "
-        "drops of 0.033 or more."
+        "drops of 0.033 or more 80% of the time."
     )
 
 
@@ -123,7 +123,7 @@ def test_verdict__regressed_without_margin__below_0_and_no_count() -> None:
     )
     assert first(report, sha=None) == (
         f"🔴 **Regression**: **cand** vs **base**: -0.100 [-0.200,{NB}-0.010], wholly "
-        "below 0; this suite detects drops of 0.050 or more."
+        "below 0; this suite detects drops of 0.050 or more 80% of the time."
     )
 
 
@@ -235,7 +235,7 @@ def test_headline__regressed_overall_first_then_undetermined_then_lowest() -> No
 @pytest.mark.parametrize(
     ("mdr", "text"),
     [
-        (0.033, "this suite detects drops of 0.033 or more"),
+        (0.033, "this suite detects drops of 0.033 or more 80% of the time"),
         (None, "the smallest drop it detects cannot be estimated"),
         (float("inf"), "the smallest drop it detects cannot be estimated"),
         (1.0, "the smallest drop it detects cannot be estimated"),
