@@ -16,13 +16,14 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from leaderboard._version import __version__
 from leaderboard.errors import LeaderboardError, UsageError, did_you_mean
 from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
 from leaderboard.render import log_text
 from leaderboard.report import BaselineRun
+from leaderboard.stats.anchor import ANCHOR_LABEL
 from leaderboard.stats.two_runs import DEFAULT_LABEL, check_label
 
 PROG = "leaderboard"
@@ -130,6 +131,27 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="LABEL",
         help='name of the baseline run, added to its model ids as "MODEL @ LABEL" '
         "(default: baseline)",
+    )
+    gate.add_argument(
+        "--anchor-results",
+        metavar="FILE_OR_GLOB",
+        nargs="+",
+        action="extend",
+        help="an anchor run (a release, a tagged commit): each model is also gated "
+        "against its own row of it at --anchor-margin, a budget across merges; give it "
+        "after the result files",
+    )
+    gate.add_argument(
+        "--anchor-margin",
+        default="0.0",
+        metavar="DROP",
+        help="total drop allowed since the anchor run, e.g. 0.03 (default: 0.0)",
+    )
+    gate.add_argument(
+        "--anchor-label",
+        metavar="LABEL",
+        help='name of the anchor run, added to its model ids as "MODEL @ LABEL" '
+        "(default: anchor)",
     )
     gate.add_argument(
         "--margin",
@@ -324,6 +346,24 @@ def _report(args: argparse.Namespace) -> int:
         baseline_runs, base_notes = load_runs_noting(args.baseline_results, **readers)
         notes = list(dict.fromkeys([*notes, *base_notes]))
     _check_models(runs, args.baseline, candidates, baseline_runs)
+    anchor_margin = _float(
+        "--anchor-margin", args.anchor_margin, low=0.0, high=1.0, open_low=False
+    )
+    anchor: dict[str, Any] = {}  # build_report's anchor arguments, when asked
+    if args.anchor_results is not None:
+        anchor_runs, anchor_notes = load_runs_noting(args.anchor_results, **readers)
+        notes = list(dict.fromkeys([*notes, *anchor_notes]))
+        label = ANCHOR_LABEL if args.anchor_label is None else args.anchor_label.strip()
+        anchor = {
+            "anchor_runs": anchor_runs,
+            "anchor_margin": anchor_margin,
+            "anchor_label": label,
+        }
+    elif args.anchor_label is not None:
+        raise UsageError(
+            "--anchor-label: names the run given with --anchor-results; give "
+            "--anchor-results too, or drop --anchor-label"
+        )
     for note in notes:
         _warn(note)
 
@@ -342,6 +382,7 @@ def _report(args: argparse.Namespace) -> int:
         margin=margin,
         gate_categories=args.gate_categories,
         guardrails=guardrails,
+        **anchor,
     )
     if notes:
         report = report.model_copy(update={"warnings": [*notes, *report.warnings]})

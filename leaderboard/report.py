@@ -129,7 +129,10 @@ class GateComparison(_Model):
 
     candidate: str
     baseline: str
-    scope: str = Field(description='"overall" or "category:<name>"')
+    scope: str = Field(
+        description='"overall", "category:<name>", or "anchor" (the model against its '
+        "own row of the anchor run, at the anchor margin)"
+    )
     measure: str = Field(
         default="score",
         description='"score" for the primary score; "cost", "latency", "tokens" or a '
@@ -274,6 +277,12 @@ class Gate(_Model):
         description="measures the runs carry (cost, latency, tokens) that no guardrail "
         "names: each gated pair's comparison at the report's confidence, reported, "
         "never gated (`regressed` is always false)",
+    )
+    anchor: str | None = Field(
+        default=None,
+        description="label of the anchor run: each model is also gated against its own "
+        'row "<model_id> @ <label>" of it at the anchor margin (comparisons with scope '
+        '"anchor"); null: no anchor',
     )
 
     @model_validator(mode="before")

@@ -145,6 +145,12 @@ def gate_line(gate: Gate, confidence: float) -> str:
         base = f"its own row in the baseline run **{esc_id(gate.baseline_run.label)}**"
     else:
         base = f"**{base}**"
+    if gate.anchor is not None:
+        budget = next((c.margin for c in gate.comparisons if c.scope == "anchor"), 0.0)
+        tol += (
+            f"; each model also against its own row of the anchor run "
+            f"**{esc_id(gate.anchor)}**, with a budget of {num(budget)} since then"
+        )
     line = (
         f"**Gate**: candidate \N{MINUS SIGN} {base}, {level}{tol}; "
         "*detects drops of* X: a drop of X is caught 80% of the time."
@@ -232,7 +238,11 @@ def gate_plot(comps: list[GateComparison], margin: float) -> str | None:
     rows = [
         DiffRow(
             label=c.candidate
-            + ("" if not scoped or c.scope == "overall" else " · " + c.scope[9:]),
+            + (
+                ""
+                if not scoped or c.scope == "overall"
+                else " · " + c.scope.removeprefix("category:")
+            ),
             diff=c.diff_mean,
             lo=None if c.status == "undetermined" else c.ci_lo,
             hi=None if c.status == "undetermined" else c.ci_hi,

@@ -22,12 +22,14 @@ from leaderboard.inputs import EvalRun, merge_metrics
 from leaderboard.report import (
     BaselineRun,
     DataSummary,
+    Gate,
     Interval,
     LeaderboardRow,
     PairwiseDiff,
     Report,
     ReportSettings,
 )
+from leaderboard.stats.anchor import ANCHOR_LABEL, Anchor, join_anchor
 from leaderboard.stats.bootstrap import (
     Replicates,
     intervals_at,
@@ -39,7 +41,7 @@ from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.family import pairwise_level
 from leaderboard.stats.floors import wilson_floor
-from leaderboard.stats.gate import plan_gate, read_gate
+from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
     Guardrail,
     check_guardrails,
@@ -47,6 +49,7 @@ from leaderboard.stats.guardrails import (
     with_guardrails,
 )
 from leaderboard.stats.two_runs import (
+    TwoRuns,
     check_missing,
     label_of,
     no_baseline_run,
@@ -161,7 +164,7 @@ def _warnings(d: Design) -> list[str]:
     return out
 
 
-def build_report(
+def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one call
     runs: Iterable[EvalRun],
     *,
     baseline: str | None = None,
@@ -175,6 +178,9 @@ def build_report(
     baseline_run: BaselineRun | None = None,
     baseline_missing: str | None = None,
     guardrails: Sequence[Guardrail] = (),
+    anchor_runs: Iterable[EvalRun] | None = None,
+    anchor_margin: float = 0.0,
+    anchor_label: str = ANCHOR_LABEL,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -204,6 +210,15 @@ def build_report(
         both runs is gated against its renamed self, paired on the tasks and items both
         runs hold. Models in one run only are shown and listed in ``gate.ungated``.
         Excludes `baseline`.
+    anchor_runs : iterable of EvalRun, optional
+        An anchor run (a release, a tagged commit): every model of `runs` also in it
+        is gated against its own anchor row ``"<model_id> @ <anchor_label>"`` at
+        `anchor_margin`, a comparison with scope ``anchor``, one more member of the
+        gate's family (`leaderboard.stats.anchor`).
+    anchor_margin : float
+        The total drop allowed since the anchor (the budget across merges).
+    anchor_label : str
+        Name of the anchor run (default ``"anchor"``).
     baseline_run : BaselineRun, optional
         Describes `baseline_runs` (its ``label``, default ``"baseline"``, and where it
         came from); copied to ``gate.baseline_run``.
@@ -235,13 +250,25 @@ def build_report(
     guards = check_guardrails(guardrails)
     runs = merge_metrics(list(runs))
     baseline_runs = None if baseline_runs is None else merge_metrics(list(baseline_runs))
+    own_models = sorted({r.model_id for r in runs})  # the run's, before any join
     two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
     if two is not None:
         runs = two.runs
+    anchor = join_anchor(
+        runs,
+        anchor_runs,
+        label=anchor_label,
+        margin=anchor_margin,
+        gated_models=own_models,
+    )
+    runs = anchor.runs if anchor is not None else runs
     check_sizes(runs)
     d = build_design(runs)
     if two is None:
-        gated = _check_models(d.models, baseline, candidates)
+        # the anchor run's rows are gated only against their own models
+        gated = _check_models(
+            [m for m in d.models if m in own_models], baseline, candidates
+        )
         pairs = [(c, baseline) for c in gated] if baseline is not None else []
     else:
         gated = [c for c, _ in two.pairs]
@@ -265,13 +292,16 @@ def build_report(
         for b in range(a + 1, n_models)
     }
     gate_plan = plan_gate(plan, d, pairs, gate_categories)
+    anchor_plan = (  # one more member of the gate's family per model
+        [] if anchor is None else plan_anchor(plan, d, anchor.pairs, anchor.margin)
+    )
     guard = plan_guardrails(
         d,
         runs,
         [(p.candidate, p.baseline) for p in gate_plan if p.category is None],
         guards,
         confidence=confidence,
-        primary=len(gate_plan),
+        primary=len(gate_plan) + len(anchor_plan),
         resamples=resamples,
         seed=seed,
     )
@@ -334,7 +364,7 @@ def build_report(
     )
     _rank_intervals(rows, pairwise, family)
     gate = read_gate(
-        gate_plan,
+        gate_plan + anchor_plan,
         plan=plan,
         d=d,
         baseline=baseline,
@@ -345,11 +375,9 @@ def build_report(
         margin=margin,
         extra=len(guard.gated),
     )
-    gate = with_guardrails(gate, guard)
-    if two is not None:
-        gate = two_run_gate(gate, two, baseline_run)
-    if baseline_missing is not None:
-        gate = no_baseline_run(gate, baseline_missing)
+    gate = _finish_gate(
+        with_guardrails(gate, guard), two, baseline_run, baseline_missing, anchor
+    )
     return Report(
         generator=_generator(),
         settings=ReportSettings(
@@ -379,6 +407,23 @@ def build_report(
         gate=gate,
         warnings=_warnings(d),
     )
+
+
+def _finish_gate(
+    gate: Gate,
+    two: TwoRuns | None,
+    baseline_run: BaselineRun | None,
+    baseline_missing: str | None,
+    anchor: Anchor | None,
+) -> Gate:
+    """The gate with its baseline run, a missing baseline run, and its anchor."""
+    if two is not None:
+        gate = two_run_gate(gate, two, baseline_run)
+    if baseline_missing is not None:
+        gate = no_baseline_run(gate, baseline_missing)
+    if anchor is not None:
+        gate = gate.model_copy(update={"anchor": anchor.label})
+    return gate
 
 
 def _mean_intervals(

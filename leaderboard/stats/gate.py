@@ -62,6 +62,20 @@ class PlannedComparison:
     k_candidate: int
     k_baseline: int
     breakdown: Planned = ()  # where it moved: (scope, k_cand, k_base)
+    anchor_margin: float | None = None  # set: a comparison with the anchor run
+
+
+def plan_anchor(
+    plan: EstimatePlan, d: Design, pairs: list[tuple[str, str]], margin: float
+) -> list[PlannedComparison]:
+    """Register each model's comparison with its anchor row (`leaderboard.stats.anchor`)."""
+    out = []
+    for name, anchor_name in pairs:
+        c, a = d.models.index(name), d.models.index(anchor_name)
+        kc = plan.add(c, partner=a)
+        ka = plan.add(a, partner=c)
+        out.append(PlannedComparison(c, a, None, kc, ka, (), anchor_margin=margin))
+    return out
 
 
 def plan_gate(
@@ -237,7 +251,10 @@ def read_gate(
         if p.category is not None:
             shared &= item_cat == p.category
         scope = "overall" if p.category is None else f"category:{p.category}"
-        regressed = bool(hi[j] < -margin)
+        mj = margin if p.anchor_margin is None else p.anchor_margin
+        if p.anchor_margin is not None:
+            scope = "anchor"
+        regressed = bool(hi[j] < -mj)
         mdr: float | None = None
         note: str | None = None
         status: Literal["regressed", "no_regression", "undetermined"]
@@ -251,7 +268,7 @@ def read_gate(
             mdr = detectable_drop(
                 se=float(se[j]),
                 t_sum=t_ppf(1.0 - alpha / 2.0, dfj) + t_ppf(POWER, dfj),
-                margin=margin,
+                margin=mj,
                 mean=float(est[kc[j]]),
                 a1=a1,
                 a2=a2,
@@ -275,7 +292,7 @@ def read_gate(
                 ci_lo=float(lo[j]),
                 ci_hi=float(hi[j]),
                 confidence=1.0 - alpha,
-                margin=margin,
+                margin=mj,
                 regressed=regressed,
                 min_detectable_regression=mdr,
                 shared_tasks=len(np.unique(d.item_task[shared])),

@@ -99,7 +99,7 @@ def join_runs(
             f"{original!r} of the baseline run labelled {label!r}; choose another "
             "baseline label"
         )
-    _check_agree(runs, baseline_runs, label)
+    check_agree(runs, baseline_runs, label)
     shared = sorted(set(models) & set(base_models))
     if candidates is not None and len(candidates) > 0:
         if isinstance(candidates, str):
@@ -174,7 +174,7 @@ def two_run_gate(gate: Gate, two: TwoRuns, baseline_run: BaselineRun | None) -> 
     return gate.model_copy(update=update)
 
 
-def _check_agree(runs: Sequence[EvalRun], base: Sequence[EvalRun], label: str) -> None:
+def check_agree(runs: Sequence[EvalRun], base: Sequence[EvalRun], label: str) -> None:
     """Refuse two runs that disagree on what a task is, naming the task and the fix."""
     run_items = {r.item_id is not None for r in runs}
     base_items = {r.item_id is not None for r in base}
