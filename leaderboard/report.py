@@ -119,6 +119,24 @@ class ScopeDiff(_Model):
     )
 
 
+class EpochAdvice(_Model):
+    """With several samples per item: where the variance of the difference comes from,
+    and what one more epoch or twice the items would make the detectable drop."""
+
+    within_share: float = Field(
+        description="share of the difference's variance from generation noise within "
+        "items (the samples' own spread)"
+    )
+    between_share: float = Field(description="share from the items themselves")
+    samples_per_item: float = Field(description="mean samples per item and model")
+    detectable_one_more_epoch: float = Field(
+        description="the detectable drop with one more sample of every item"
+    )
+    detectable_twice_items: float = Field(
+        description="the detectable drop with twice the items (of the same kind)"
+    )
+
+
 class GateComparison(_Model):
     """One gated comparison: `candidate - baseline`, or a guardrail's.
 
@@ -184,6 +202,11 @@ class GateComparison(_Model):
         default=None,
         description="item-level data with pass/fail (0/1) scores: items that changed "
         "outcome; null otherwise",
+    )
+    epochs: EpochAdvice | None = Field(
+        default=None,
+        description="with several samples per item: the variance shares and what one "
+        "more epoch or twice the items would detect; null with one sample per item",
     )
     breakdown: list[ScopeDiff] = Field(
         default_factory=list,

@@ -117,7 +117,20 @@ def gate_notes(report: Report, comps: list[GateComparison]) -> list[str]:
         f"{md_text(truncate(c.note, 500))}."
         for c in comps
         if c.note and c is not said
-    ]
+    ] + [epochs_text(c, scoped) for c in comps if c.epochs is not None][:WHERE_CANDIDATES]
+
+
+def epochs_text(c: GateComparison, scoped: bool) -> str:
+    """Where the variance of a difference comes from, and what would detect more."""
+    e = c.epochs
+    assert e is not None
+    return (
+        f"{_label(c, scoped)}: {pct(e.within_share)} of this difference's variance is "
+        f"generation noise within items ({e.samples_per_item:.3g} samples per item), "
+        f"{pct(e.between_share)} comes from the items; one more epoch would detect "
+        f"drops of {num(e.detectable_one_more_epoch)}, twice the items "
+        f"{num(e.detectable_twice_items)} (80% of the time)."
+    )
 
 
 def gate_line(gate: Gate, confidence: float) -> str:

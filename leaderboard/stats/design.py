@@ -92,6 +92,10 @@ class Design:
     # cluster ids found in more than one task: clusters are nested within tasks, so
     # each task's part of such a cluster is resampled on its own (a warning says so)
     spanning_clusters: list[str] = field(default_factory=list)
+    # repeated samples (epochs): samples per (item, model) and the variance of each
+    # item mean from its samples, s^2 / k (NaN with one sample); None without epochs
+    sample_count: IntArray | None = None
+    mean_var: FloatArray | None = None
 
     @property
     def item_level(self) -> bool:
@@ -268,6 +272,21 @@ def _diagnose(runs: Sequence[EvalRun]) -> None:
     raise AssertionError("a check failed but no record breaks it")  # pragma: no cover
 
 
+def _mean_var(
+    flat: IntArray, vals: FloatArray, count: IntArray, total: FloatArray, mean: FloatArray
+) -> FloatArray | None:
+    """The variance of each item mean from its samples, ``s^2 / k`` (NaN at ``k = 1``);
+    None without repeated samples (epochs)."""
+    if count.max() <= 1:
+        return None
+    sq = np.bincount(flat, weights=vals * vals, minlength=count.size).reshape(count.shape)
+    dev = np.maximum(sq - total * mean, 0.0)
+    out: FloatArray = np.divide(
+        dev, count * (count - 1.0), out=np.full(count.shape, np.nan), where=count > 1
+    )
+    return out
+
+
 def _layout(
     runs: Sequence[EvalRun],
     cols: _Columns,
@@ -350,6 +369,8 @@ def _layout(
         unit_stratum=unit_stratum,
         starts=starts,
         stratum_weight=stratum_weight,
+        sample_count=count if count.max() > 1 else None,
+        mean_var=_mean_var(flat, vals, count, total.astype(np.float64), scores),
         records=n,
         n_items=len(ikeys) if item_level else 0,
         n_clusters=n_clusters,

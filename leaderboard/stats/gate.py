@@ -41,6 +41,7 @@ import numpy as np
 from leaderboard.report import Gate, GateComparison
 from leaderboard.stats.bootstrap import Replicates, replicate_sd
 from leaderboard.stats.design import BoolArray, Design, FloatArray
+from leaderboard.stats.epochs import epoch_advice
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import MAX_T, family_intervals
 from leaderboard.stats.noise import in_context
@@ -303,6 +304,9 @@ def read_gate(
                     item_flips(d, p.candidate, p.baseline, in_scope), confidence
                 ),
                 breakdown=where[j],
+                epochs=epoch_advice(
+                    d, p.candidate, p.baseline, shared, se=float(se[j]), mdr=mdr, margin=mj
+                ),
             )
         )
     any_regressed = any(c.regressed for c in comparisons)
