@@ -203,6 +203,11 @@ class GateComparison(_Model):
         description="item-level data with pass/fail (0/1) scores: items that changed "
         "outcome; null otherwise",
     )
+    skew_caveat: str | None = Field(
+        default=None,
+        description="task-level records whose per-task differences are strongly "
+        "right-skewed: the gate's level is not held, and this says so",
+    )
     epochs: EpochAdvice | None = Field(
         default=None,
         description="with several samples per item: the variance shares and what one "

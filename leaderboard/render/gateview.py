@@ -112,12 +112,20 @@ def gate_notes(report: Report, comps: list[GateComparison]) -> list[str]:
     first = headline(report)
     said = first if first is not None and first.status == "undetermined" else None
     scoped = any(c.scope != "overall" for c in comps)
-    return [
-        f"{STATUS_MARK.get(c.status, '⚪')} {_label(c, scoped)}: "
-        f"{md_text(truncate(c.note, 500))}."
-        for c in comps
-        if c.note and c is not said
-    ] + [epochs_text(c, scoped) for c in comps if c.epochs is not None][:WHERE_CANDIDATES]
+    return (
+        [
+            f"{STATUS_MARK.get(c.status, '⚪')} {_label(c, scoped)}: "
+            f"{md_text(truncate(c.note, 500))}."
+            for c in comps
+            if c.note and c is not said
+        ]
+        + [
+            f"⚠️ {_label(c, scoped)}: {md_text(truncate(c.skew_caveat, 500))}."
+            for c in comps
+            if c.skew_caveat
+        ][:WHERE_CANDIDATES]
+        + [epochs_text(c, scoped) for c in comps if c.epochs is not None][:WHERE_CANDIDATES]
+    )
 
 
 def epochs_text(c: GateComparison, scoped: bool) -> str:

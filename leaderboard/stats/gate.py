@@ -46,6 +46,7 @@ from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import MAX_T, family_intervals
 from leaderboard.stats.noise import in_context
 from leaderboard.stats.quantiles import t_ppf
+from leaderboard.stats.skew import skew_caveat
 from leaderboard.stats.where import Planned, breakdowns, item_flips, plan_breakdown
 
 POWER = 0.80
@@ -304,6 +305,11 @@ def read_gate(
                     item_flips(d, p.candidate, p.baseline, in_scope), confidence
                 ),
                 breakdown=where[j],
+                skew_caveat=None
+                if d.item_level or status == "undetermined"
+                else skew_caveat(
+                    d.scores[shared, p.candidate] - d.scores[shared, p.baseline]
+                ),
                 epochs=epoch_advice(
                     d, p.candidate, p.baseline, shared, se=float(se[j]), mdr=mdr, margin=mj
                 ),
