@@ -23,6 +23,7 @@ from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import frameworks
 from leaderboard.inputs.csv_records import iter_csv
 from leaderboard.inputs.frameworks import FormatWarning, ReadOptions
+from leaderboard.inputs.frameworks.inspect_log import log_identity
 from leaderboard.inputs.globbing import expand_glob
 from leaderboard.inputs.json_records import iter_json
 from leaderboard.inputs.jsonl_records import iter_jsonl, load_jsonl
@@ -97,9 +98,10 @@ def expand(
         if not isinstance(text, str) or text.strip() == "" or "\0" in text:
             raise UsageError(f"not a usable path: {item!r}; give a file name or a glob")
         files = [text]
-        if glob.has_magic(text) and not os.path.lexists(text):
-            found = expand_glob(text)
-            files = found.files
+        folder = os.path.isdir(text)
+        if folder or (glob.has_magic(text) and not os.path.lexists(text)):
+            found = expand_glob(os.path.join(text, "**", "*") if folder else text)
+            files = _results_only(found.files, folder=folder)
             if found.skipped_links:
                 links = ", ".join(_shown(link) for link in found.skipped_links[:3])
                 more = len(found.skipped_links) - 3
@@ -108,6 +110,13 @@ def expand(
                     + (f" and {more} more" if more > 0 else ""),
                     FormatWarning,
                     stacklevel=2,
+                )
+            if not files and folder:
+                raise InputError(
+                    "is a folder that holds no result files",
+                    file=_shown(text),
+                    fix=f"put the results there ({', '.join(RESULT_SUFFIXES)}), or "
+                    "give the files or a glob",
                 )
             if not files:
                 raise InputError(
@@ -124,6 +133,69 @@ def expand(
                 seen.add(key)
                 sources.append(Source(_shown(name), Path(name), ""))
     return sources
+
+
+#: What a folder given as input is read for (each also gzipped).
+RESULT_SUFFIXES = (".eval", ".json", ".jsonl", ".ndjson", ".csv")
+#: Inspect's own bookkeeping in a log folder (`inspect eval-set`, `inspect view`).
+INSPECT_OWN = frozenset({".eval-set-id", "eval-set.json", "logs.json"})
+
+
+def _results_only(files: list[str], *, folder: bool) -> list[str]:
+    """Leave out Inspect's own files beside its logs; in a folder, non-result files.
+
+    ``.eval-set-id`` always; ``eval-set.json`` and ``logs.json`` where the same
+    folder holds ``.eval`` logs or an ``.eval-set-id`` (elsewhere they may be records).
+    """
+    folders_with_logs = {
+        os.path.dirname(f)
+        for f in files
+        if f.endswith(".eval") or os.path.basename(f) == ".eval-set-id"
+    }
+    for f in files:
+        if os.path.basename(f) == "eval-set.json":
+            folders_with_logs.add(os.path.dirname(f))
+    out = []
+    for f in files:
+        name = os.path.basename(f)
+        if name == ".eval-set-id" or (
+            name in INSPECT_OWN and os.path.dirname(f) in folders_with_logs
+        ):
+            continue
+        if folder and not name.removesuffix(".gz").endswith(RESULT_SUFFIXES):
+            continue
+        out.append(f)
+    return out
+
+
+def _superseded(sources: list[Source]) -> list[Source]:
+    """Inspect logs of one task id: an errored log that a later log of the same task
+    completed (``inspect eval-retry`` writes it beside) is left out, with a note."""
+    ids: dict[Source, tuple[str, str, str]] = {}
+    for source in sources:
+        if source.reader == "inspect":
+            found = log_identity(source.path)
+            if found is not None:
+                ids[source] = found
+    by_task: dict[str, list[Source]] = {}
+    for source, (task_id, _, _) in ids.items():
+        by_task.setdefault(task_id, []).append(source)
+    dropped: set[Source] = set()
+    for group in by_task.values():
+        done = [s for s in group if ids[s][1] == "success"]
+        if not done or len(group) == 1:
+            continue
+        latest = max(done, key=lambda s: ids[s][2])
+        for s in group:
+            if ids[s][1] != "success" and ids[s][2] <= ids[latest][2]:
+                dropped.add(s)
+                warnings.warn(
+                    f"{s.shown}: left out, status {ids[s][1]}; {latest.shown} is the "
+                    "retried log of the same task (inspect eval-retry), read instead",
+                    FormatWarning,
+                    stacklevel=3,
+                )
+    return [s for s in sources if s not in dropped]
 
 
 def _check_inside(name: str, real: str, root: str | os.PathLike[str]) -> None:
@@ -227,8 +299,11 @@ def collect(
     options = options or ReadOptions()
     runs: list[EvalRun] = []
     sources = []
-    for found in expand(paths, root=root):
-        source = dataclasses.replace(found, reader=_reader_for(found, fmt), options=options)
+    found_all = [
+        dataclasses.replace(found, reader=_reader_for(found, fmt), options=options)
+        for found in expand(paths, root=root)
+    ]
+    for source in _superseded(found_all):
         before = len(runs)
         room = MAX_RECORDS - before + 1  # one more than fits tells it is too many
         if source.reader == "jsonl":

@@ -159,10 +159,23 @@ def test_read__unmappable_score_names_scorer_and_sample(
     assert "\n" not in text
 
 
-def test_read__sample_without_scores_names_its_error(tmp_path: Path) -> None:
+def test_read__errored_sample_of_a_finished_log_is_left_out_and_counted(
+    tmp_path: Path,
+) -> None:
+    # status success with an errored sample: Inspect tolerated it (--fail-on-error)
     broken = {"id": "q9", "epoch": 1, "scores": None, "error": {"message": "timeout"}}
-    with pytest.raises(InputError, match=r"sample 'q9' epoch 1 has no scores \(error: "):
-        read("inspect", _json_log(tmp_path, [*GOOD, broken]))
+    with pytest.warns(
+        FormatWarning, match=r"1 of \d+ samples of task arith errored and are left out"
+    ):
+        runs = read("inspect", _json_log(tmp_path, [*GOOD, broken]))
+    assert "q9" not in {r.item_id for r in runs}
+    assert runs
+
+
+def test_read__a_log_whose_every_sample_errored_is_refused(tmp_path: Path) -> None:
+    broken = {"id": "q9", "epoch": 1, "scores": None, "error": {"message": "timeout"}}
+    with pytest.raises(InputError, match=r"every sample errored \(1 of 1\)"):
+        read("inspect", _json_log(tmp_path, [broken]))
 
 
 def test_read__sample_missing_the_kept_scorer_is_refused(tmp_path: Path) -> None:

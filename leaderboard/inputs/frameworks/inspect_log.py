@@ -41,7 +41,13 @@ from leaderboard.inputs.frameworks._common import (
     short,
     unit_number,
 )
-from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, choose
+from leaderboard.inputs.frameworks.metrics import (
+    Notes,
+    ReadOptions,
+    choose,
+    matches,
+    refuse_unmatched,
+)
 from leaderboard.inputs.reading import parse_document
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
@@ -282,6 +288,8 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
     _check_scored(header, samples, shown)
     scorers = _scorer_names(header, samples)
     notes = Notes(shown)
+    if scorers and options.metrics and not matches(scorers, options.metrics):
+        raise _unmatched(header, scorers, options.metrics, shown)
     if scorers:
         kept = choose(scorers, options.metrics)
         for other in scorers:
@@ -290,7 +298,13 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
         scorers = [kept]
     others = [s for s in _scorer_names(header, samples) if s not in scorers]
     runs: list[EvalRun] = []
+    errored: list[str] = []
     for number, sample in enumerate(samples, 1):
+        if _errored(sample):
+            # The eval finished (status success, checked above) with errors tolerated
+            # (`--fail-on-error 0.2`): an errored sample has no score to count.
+            errored.append(f"{sample.get('id')!r} epoch {sample.get('epoch')}")
+            continue
         item, epoch, scores = _sample_parts(sample, number, shown)
         where = f"sample {item!r} epoch {epoch}"
         for scorer in scorers:
@@ -325,6 +339,7 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     **_extras(sample, scores, others),
                 )
             )
+    _note_errored(errored, len(samples), runs, task=task, notes=notes, shown=shown)
     notes.warn()
     return runs
 
@@ -355,6 +370,97 @@ def _extras(sample: dict[str, Any], scores: dict[str, Any], others: list[str]) -
         if value is not None:
             metrics.append((name, value))
     return {"tokens": tokens, "latency": latency, "metrics": tuple(metrics)}
+
+
+def _unmatched(
+    header: dict[str, Any], scorers: list[str], preferred: tuple[str, ...], shown: str
+) -> InputError:
+    """Refuse `preferred` naming no scorer; a metric of Inspect's (``accuracy``) is
+    told apart: the leaderboard reads each sample's score and makes its own mean."""
+    results = header.get("results")
+    listed = results.get("scores") if isinstance(results, dict) else None
+    reported: dict[str, list[str]] = {}
+    for entry in listed if isinstance(listed, list) else []:
+        metrics = entry.get("metrics") if isinstance(entry, dict) else None
+        for metric in metrics if isinstance(metrics, dict) else {}:
+            reported.setdefault(str(metric), []).append(str(entry.get("name")))
+    named = [p for p in preferred if p in reported]
+    hint = ""
+    if named:
+        hint = (
+            f" ({named[0]!r} is a metric Inspect computed over the scorer "
+            f"{', '.join(reported[named[0]])}, not a scorer: the leaderboard reads each "
+            "sample's score and takes its own mean, so name the scorer)"
+        )
+    return refuse_unmatched([f"scorer {s}" for s in scorers], preferred, shown, hint)
+
+
+def _note_errored(
+    errored: list[str],
+    total: int,
+    runs: list[EvalRun],
+    *,
+    task: str,
+    notes: Notes,
+    shown: str,
+) -> None:
+    """Count the errored samples left out in a note; refuse a log of nothing else."""
+    if errored and not runs:
+        raise InputError(
+            f"every sample errored ({len(errored)} of {total})",
+            file=shown,
+            field="samples",
+            fix=_FIX_RERUN,
+        )
+    if errored:
+        listed = ", ".join(errored[:3]) + (", ..." if len(errored) > 3 else "")
+        notes.add(
+            f"{len(errored)} of {total} samples of task {task} errored and are left "
+            "out (Inspect finished the eval with errors tolerated, --fail-on-error); "
+            "its mean covers the others, and a comparison only the samples both runs "
+            "scored",
+            listed,
+        )
+
+
+def _errored(sample: Any) -> bool:
+    """A sample Inspect recorded as errored, with no score."""
+    return (
+        isinstance(sample, dict) and bool(sample.get("error")) and not sample.get("scores")
+    )
+
+
+def log_identity(path: Path) -> tuple[str, str, str] | None:
+    """``(task_id, status, created)`` from an Inspect log's header; None if unreadable.
+
+    Inspect's ``eval-retry`` writes a new log of the same ``eval.task_id`` beside the
+    errored one; `leaderboard.inputs.sources` keeps the retried log. Never raises.
+    """
+    try:
+        with path.open("rb") as handle:
+            is_zip = handle.read(4) == ZIP_MAGIC
+        if is_zip:
+            opener, _ = _archive_support()
+            with opener(path) as archive:
+                names = set(archive.namelist())
+                name = "header.json" if "header.json" in names else "_journal/start.json"
+                header = _member(archive, name, str(path))
+        else:
+            header = load_json(path)
+        ev = header.get("eval") if isinstance(header, dict) else None
+        if not isinstance(ev, dict):
+            return None
+        task_id, created = ev.get("task_id"), ev.get("created")
+        status = header.get("status", "started")
+        if (
+            isinstance(task_id, str)
+            and isinstance(created, str)
+            and isinstance(status, str)
+        ):
+            return task_id, status, created
+    except Exception:
+        return None
+    return None
 
 
 def _sample_parts(

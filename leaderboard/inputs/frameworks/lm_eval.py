@@ -34,6 +34,8 @@ from leaderboard.inputs.frameworks.metrics import (
     choose,
     compact,
     known_range,
+    matches,
+    refuse_unmatched,
     to_unit,
 )
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
@@ -184,6 +186,8 @@ class Results:
             notes.add(Notes.EMPTY, task)
             return None
         kept = choose(keys, options.metrics)
+        if options.metrics and not matches(keys, options.metrics):
+            notes.add(Notes.FALLBACK, f"{task} {kept}")
         for key in keys:
             if key != kept:
                 notes.add(Notes.OTHERS, f"{task} {key}")
@@ -254,6 +258,13 @@ def _read_results(path: Path, data: Any, options: ReadOptions) -> list[EvalRun]:
     notes = Notes(shown)
     runs: list[EvalRun] = []
     chosen: dict[str, tuple[str, float]] = {}
+    held: list[str] = []
+    for task, entry in info.results.items():
+        if task in info.groups or not isinstance(entry, dict):
+            continue
+        held += info.candidates(task, Notes(""))
+    if options.metrics and held and not matches(held, options.metrics):
+        raise refuse_unmatched(held, options.metrics, shown)
     for task, entry in info.results.items():
         if task in info.groups or not isinstance(entry, dict):
             continue  # a group's value aggregates its subtasks, which are read instead

@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import FormatWarning
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
@@ -130,6 +131,31 @@ def choose(available: Sequence[str], preferred: Iterable[str]) -> str:
     return available[0]
 
 
+def matches(available: Iterable[str], preferred: Iterable[str]) -> bool:
+    """Whether any of `preferred` names one of `available` (as `choose` matches)."""
+    keys = list(available)
+    return any(
+        key == want or key.partition(",")[0] == want for want in preferred for key in keys
+    )
+
+
+def refuse_unmatched(
+    held: Iterable[str], preferred: Sequence[str], shown: str, hint: str = ""
+) -> InputError:
+    """The error for `metric` preferences that name nothing a file holds."""
+    names = list(dict.fromkeys(held))
+    listed = ", ".join(names[:20]) + (", ..." if len(names) > 20 else "")
+    wanted = ", ".join(preferred)
+    return InputError(
+        f"--metric {wanted}: names nothing this file holds{hint}; it holds: "
+        f"{listed or '(no metric)'}",
+        file=shown,
+        field="metric",
+        fix="give one of the metrics it holds (repeat --metric, or list several in the "
+        "`metric` input, to give fallbacks)",
+    )
+
+
 def known_range(metric: str, task: str = "") -> tuple[float, float] | None:
     """The documented (low, high) range of `metric` when it is not [0, 1], else None."""
     for prefix, ranges in TASK_RANGES.items():
@@ -161,6 +187,7 @@ class Notes:
         "one score per task; left out of the score (choose with the `metric` input "
         "or --metric; Inspect's and promptfoo's are kept for --guardrail)"
     )
+    FALLBACK = "none of the preferred metrics reported; kept the primary one"
     RESCALED = "mapped onto [0, 1] from the metric's documented range"
     LOWER = "left out, lower-is-better (the leaderboard ranks higher scores first)"
     RANGE = "task left out, a metric of no known scale outside [0, 1]"
@@ -182,7 +209,8 @@ class Notes:
 
     def warn(self) -> None:
         for kind, names in self.found.items():
-            listed = compact(names) if kind in (self.OTHERS, self.LOWER) else None
+            grouped = (self.OTHERS, self.LOWER, self.FALLBACK)
+            listed = compact(names) if kind in grouped else None
             text = (
                 names[0] if kind == self.GROUPS else f"{kind}: {listed or ', '.join(names)}"
             )
