@@ -22,22 +22,24 @@ from leaderboard._version import __version__
 from leaderboard.errors import LeaderboardError, UsageError, did_you_mean
 from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
 from leaderboard.render import log_text
-from leaderboard.report import BaselineRun
+from leaderboard.report import BaselineRun, Report
 from leaderboard.stats.anchor import ANCHOR_LABEL
-from leaderboard.stats.two_runs import DEFAULT_LABEL, check_label
+from leaderboard.stats.two_runs import DEFAULT_LABEL, check_label, parse_baseline_map
 
 PROG = "leaderboard"
 MAX_RESAMPLES = 1_000_000
 EPILOG = """\
 exit status:
   0  report made, no gated comparison regressed (or no gate asked for)
-  1  report made, and a candidate regressed against the baseline
+  1  report made, and a candidate regressed against the baseline (with
+     --fail-on-undetermined, also when the gate cannot tell)
   2  bad input or usage; one line on stderr says which file, line, field and fix
 
 examples:
   leaderboard report results/*.jsonl
   leaderboard report 'runs/**/*.csv.gz' --baseline main --candidate pr-1 --json r.json
   leaderboard report pr/*.json --baseline-results 'main/*.json' --baseline-label main
+  leaderboard report pr/ --baseline-results main/ --baseline-map acme/v2=acme/v1
 """
 INPUT_HELP = """\
 input: one record per (model, task), or per (model, task, item), with fields model_id,
@@ -154,6 +156,14 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: anchor)",
     )
     gate.add_argument(
+        "--baseline-map",
+        metavar="NEW=OLD",
+        action="append",
+        help="gate model NEW of the results against model OLD of --baseline-results "
+        "(a renamed model); repeat for several. Without it, when each run holds one "
+        "model id and they differ, the two are paired",
+    )
+    gate.add_argument(
         "--margin",
         default="0.0",
         metavar="DROP",
@@ -192,7 +202,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="random seed; the same seed and records give the same numbers (default: 0)",
     )
+    gate.add_argument(
+        "--fail-on-undetermined",
+        action="store_true",
+        help="exit 1 when the gate cannot tell (gate.status undetermined), e.g. when "
+        "no model could be paired; by default that alone exits 0",
+    )
     out = report.add_argument_group("output")
+    out.add_argument(
+        "--template",
+        metavar="PATH",
+        help="render the comment with this Jinja template instead of the built-in one "
+        "(as the action's `template` input); a template that fails falls back to the "
+        "built-in comment with a warning, and the exit status stays the gate's",
+    )
     out.add_argument("--json", metavar="PATH", help="also write the JSON report here")
     out.add_argument(
         "--markdown", metavar="PATH", help="also write the markdown comment here"
@@ -232,14 +255,18 @@ def _check_models(
     baseline: str | None,
     candidates: list[str],
     baseline_runs: Sequence[EvalRun] | None = None,
+    baseline_map: dict[str, str] | None = None,
 ) -> None:
     models = sorted({run.model_id for run in runs})
     known = set(models)
     if baseline_runs is not None:
         in_base = {run.model_id for run in baseline_runs}
         shared = sorted(known & in_base)
+        mapped = set(baseline_map or {})
+        if not mapped and len(known) == 1 and len(in_base) == 1:
+            mapped = known  # the only model of each run: paired whatever their ids
         for c in candidates:
-            if c not in known or c not in in_base:
+            if c not in mapped and (c not in known or c not in in_base):
                 where = "the results" if c not in known else "the --baseline-results"
                 raise UsageError(
                     f"--candidate: model {c!r} is not in {where}; give a model_id "
@@ -345,7 +372,13 @@ def _report(args: argparse.Namespace) -> int:
         # Each run is checked on its own: two runs of one model are not duplicates.
         baseline_runs, base_notes = load_runs_noting(args.baseline_results, **readers)
         notes = list(dict.fromkeys([*notes, *base_notes]))
-    _check_models(runs, args.baseline, candidates, baseline_runs)
+    if args.baseline_map and baseline_runs is None:
+        raise UsageError(
+            "--baseline-map: pairs models of the results with models of "
+            "--baseline-results; give that too"
+        )
+    baseline_map = parse_baseline_map(args.baseline_map)
+    _check_models(runs, args.baseline, candidates, baseline_runs, baseline_map)
     anchor_margin = _float(
         "--anchor-margin", args.anchor_margin, low=0.0, high=1.0, open_low=False
     )
@@ -367,7 +400,7 @@ def _report(args: argparse.Namespace) -> int:
     for note in notes:
         _warn(note)
 
-    from leaderboard.render import CommentContext, render_comment  # noqa: PLC0415
+    from leaderboard.render import CommentContext, render_with_fallback  # noqa: PLC0415
     from leaderboard.stats import build_report  # noqa: PLC0415
 
     report = build_report(
@@ -375,6 +408,7 @@ def _report(args: argparse.Namespace) -> int:
         baseline=args.baseline,
         baseline_runs=baseline_runs,
         baseline_run=baseline_run,
+        baseline_map=baseline_map or None,
         candidates=candidates or None,
         confidence=confidence,
         resamples=resamples,
@@ -386,13 +420,27 @@ def _report(args: argparse.Namespace) -> int:
     )
     if notes:
         report = report.model_copy(update={"warnings": [*notes, *report.warnings]})
-    markdown = render_comment(report, CommentContext())
+    template = None if args.template is None else Path(args.template)
+    markdown, template_error = render_with_fallback(
+        report, CommentContext(), template=template
+    )
+    if template_error is not None:
+        _warn(f"--template: {template_error}; the built-in comment is printed instead")
     if json_path is not None:
         write_atomic(json_path, report.model_dump_json(indent=2) + "\n", "--json")
     if markdown_path is not None:
         write_atomic(markdown_path, markdown, "--markdown")
     _print(markdown)
-    return 1 if report.gate.regressed else 0
+    return exit_status(report, fail_on_undetermined=args.fail_on_undetermined)
+
+
+def exit_status(report: Report, *, fail_on_undetermined: bool = False) -> int:
+    """1 when the gate regressed, or (asked for) could not tell; else 0."""
+    if report.gate.regressed:
+        return 1
+    if fail_on_undetermined and report.gate.status == "undetermined":
+        return 1
+    return 0
 
 
 def _print(text: str) -> None:

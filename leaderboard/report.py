@@ -97,6 +97,23 @@ class Flips(_Model):
         description="the two directions differ beyond noise: McNemar's exact test at "
         "the report's confidence",
     )
+    rule: str = Field(
+        default="pass: score 1, fail: score 0",
+        description="how an item's outcome is read: with repeated samples (epochs) "
+        "of pass/fail scores, an item passes when the mean over its samples is at "
+        "least 0.5",
+    )
+
+
+class ItemMove(_Model):
+    """One item's scores in both runs, for the items that dropped most."""
+
+    task: str
+    item_id: str
+    baseline_score: float = Field(description="the baseline's mean over its samples")
+    candidate_score: float = Field(description="the candidate's mean over its samples")
+    baseline_samples: int = 1
+    candidate_samples: int = 1
 
 
 class ScopeDiff(_Model):
@@ -213,6 +230,11 @@ class GateComparison(_Model):
         description="with several samples per item: the variance shares and what one "
         "more epoch or twice the items would detect; null with one sample per item",
     )
+    worst_items: list[ItemMove] = Field(
+        default_factory=list,
+        description="item-level data: the items whose score dropped most (candidate "
+        "below baseline), largest drop first, at most 10",
+    )
     breakdown: list[ScopeDiff] = Field(
         default_factory=list,
         description="for an overall comparison: the paired difference within each "
@@ -260,6 +282,17 @@ class BaselineRun(_Model):
     commits_behind: int | None = Field(
         default=None,
         description="first-parent commits between the stored run and the base commit",
+    )
+
+
+class ModelChange(_Model):
+    """A candidate gated against a baseline-run model of another id."""
+
+    candidate: str = Field(description="model id in the results")
+    baseline_model: str = Field(description="model id in the baseline run")
+    how: Literal["only_model", "baseline_map"] = Field(
+        description='"only_model": each run holds one model id and they differ; '
+        '"baseline_map": paired by `--baseline-map NEW=OLD`'
     )
 
 
@@ -311,6 +344,22 @@ class Gate(_Model):
         description="label of the anchor run: each model is also gated against its own "
         'row "<model_id> @ <label>" of it at the anchor margin (comparisons with scope '
         '"anchor"); null: no anchor',
+    )
+    model_changes: list[ModelChange] = Field(
+        default_factory=list,
+        description="with a baseline run: candidates gated against a baseline-run "
+        "model of another id (a renamed model)",
+    )
+    differences: list[str] = Field(
+        default_factory=list,
+        description="with a baseline run: how the two runs differ in what they hold "
+        "(tasks scored by different metrics and left out, epochs, item sets), one "
+        "sentence each",
+    )
+    left_out_tasks: list[str] = Field(
+        default_factory=list,
+        description="with a baseline run: tasks not compared because their metric "
+        "differs between the runs",
     )
 
     @model_validator(mode="before")

@@ -21,6 +21,7 @@ from leaderboard.render.comment import (
     render_json,
     render_markdown,
     render_summary,
+    render_with_fallback,
 )
 from leaderboard.render.escape import log_text
 
@@ -35,4 +36,5 @@ __all__ = [
     "render_json",
     "render_markdown",
     "render_summary",
+    "render_with_fallback",
 ]

@@ -47,6 +47,7 @@ __all__ = [
     "render_json",
     "render_markdown",
     "render_summary",
+    "render_with_fallback",
 ]
 
 
@@ -346,6 +347,42 @@ def render_comment(
         size=len,
         limit=limit,
     )
+
+
+TEMPLATE_FALLBACK = (
+    "the template {template} could not be used, so this is the built-in comment "
+    "(the gate is unaffected): {error}"
+)
+
+
+def render_with_fallback(
+    report: Report,
+    context: CommentContext | None = None,
+    *,
+    template: pathlib.Path | None = None,
+    target: str = "comment",
+) -> tuple[str, str | None]:
+    """`render_comment` (or `render_summary`), falling back to the built-in template.
+
+    A user template that cannot be read, parsed or rendered never hides the gate: the
+    built-in template renders the report with a first warning that names the
+    template's error.
+
+    Returns
+    -------
+    (str, str or None)
+        The markdown, and the template's error (None when it rendered).
+    """
+    render = render_comment if target == "comment" else render_summary
+    if template is None:
+        return render(report, context), None
+    try:
+        return render(report, context, template=template), None
+    except UsageError as exc:
+        error = str(exc)
+    warned = TEMPLATE_FALLBACK.format(template=template, error=error)
+    noted = report.model_copy(update={"warnings": [warned, *report.warnings]})
+    return render(noted, context), error
 
 
 def _generator() -> str:

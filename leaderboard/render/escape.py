@@ -61,6 +61,8 @@ _UNSAFE = re.compile(
 # spans, emphasis, links/images, raw HTML/autolinks, table cells, entities,
 # strikethrough, math. ("#" and "@" get a word joiner too, see md_text.)
 _MD_ESCAPE = re.compile(r"[\\`*_\[\]<>|&~!$]")
+# "@" starts a mention unless a space follows ("model @ main" copies cleanly)
+_AT = re.compile(r"@(?! )")
 
 
 def _is_unsafe_char(ch: str) -> bool:
@@ -92,7 +94,8 @@ def md_text(s: str) -> str:
     """Escape untrusted text for GitHub-flavoured markdown (prose or a table cell).
 
     The result renders as exactly the characters of `s` (control, bidi and line-break
-    characters replaced by U+FFFD; a word joiner after ``@``, ``#`` and the ``GH``
+    characters replaced by U+FFFD; a word joiner after ``@`` (unless a space follows,
+    which no mention can), ``#`` and the ``GH``
     of ``GH-123``), as one
     inline run of plain text: no HTML, no link, no mention, no emphasis, no table
     cell break, no heading or list.
@@ -109,7 +112,7 @@ def md_text(s: str) -> str:
     """
     s = _UNSAFE.sub(REPLACEMENT, s)
     text = _MD_ESCAPE.sub(r"\\\g<0>", s)
-    text = text.replace("@", "@" + WORD_JOINER).replace("#", "\\#" + WORD_JOINER)
+    text = _AT.sub("@" + WORD_JOINER, text).replace("#", "\\#" + WORD_JOINER)
     text = _AUTOLINK.sub(r"\\\g<0>", text)
     text = _GH_REFERENCE.sub(WORD_JOINER, text)
     if text[:1] in _MD_LEADING:
@@ -138,7 +141,7 @@ def html_text(s: str) -> str:
         HTML text that displays as `s`.
     """
     text = html.escape(_UNSAFE.sub(REPLACEMENT, s), quote=True)
-    text = text.replace("@", "@" + WORD_JOINER).replace("#", "#" + WORD_JOINER)
+    text = _AT.sub("@" + WORD_JOINER, text).replace("#", "#" + WORD_JOINER)
     return _GH_REFERENCE.sub(WORD_JOINER, text)
 
 

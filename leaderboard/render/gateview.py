@@ -8,7 +8,7 @@ category paired differences, unadjusted, and items that flipped pass/fail).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from leaderboard.render.diffplot import DiffRow, difference_plot
 from leaderboard.render.escape import code_fence, html_text, md_text, truncate
@@ -20,7 +20,7 @@ from leaderboard.render.verdict import (
     headline,
     scope_text,
 )
-from leaderboard.report import Flips, Gate, GateComparison, Report
+from leaderboard.report import Flips, Gate, GateComparison, ItemMove, Report
 
 __all__ = [
     "GateRowView",
@@ -30,11 +30,13 @@ __all__ = [
     "gate_notes",
     "gate_plot",
     "gate_rows",
+    "item_lines",
     "where_views",
 ]
 
 WHERE_CANDIDATES = 3  # candidates that get a "where" section
 WHERE_ROWS = 5  # categories shown per candidate
+WHERE_ITEMS = 5  # items that dropped most, shown per candidate
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class WhereView:
     open: bool
     rows: list[WhereRowView]
     flips: str | None
+    items: list[str] = field(default_factory=list)  # escaped markdown, one an item
 
 
 def _label(c: GateComparison, scoped: bool) -> str:
@@ -184,9 +187,12 @@ def flips_text(f: Flips | None) -> str | None:
     alone gives about 3 each way, ..." (`leaderboard.stats.noise`)."""
     if f is None:
         return None
+    epochs = f.rule != Flips.model_fields["rule"].default
+    how = "; an item passes when half its epochs or more pass" if epochs else ""
     text = (
         f"{count(f.pass_to_fail)} item{'s' * (f.pass_to_fail != 1)} went pass → fail, "
-        f"{count(f.fail_to_pass)} fail → pass (of {count(f.shared_items)} scored for both)"
+        f"{count(f.fail_to_pass)} fail → pass (of {count(f.shared_items)} scored for "
+        f"both{how})"
     )
     if f.noise_each_way is None or f.pass_to_fail + f.fail_to_pass == 0:
         return text
@@ -198,9 +204,38 @@ def flips_text(f: Flips | None) -> str | None:
     return text + ", and the difference between the two ways is within noise (McNemar)"
 
 
+def _item_score(score: float, samples: int) -> str:
+    """``2/3`` for a mean over pass/fail samples, ``1``/``0`` for one, else the number."""
+    passed = score * samples
+    if abs(passed - round(passed)) < 1e-9:
+        return f"{round(passed)}/{samples}" if samples > 1 else str(round(passed))
+    return num(score)
+
+
+def item_lines(items: list[ItemMove], limit: int = WHERE_ITEMS) -> list[str]:
+    """``arith-014: 3/3 → 0/3`` for each item that dropped most, ids escaped; at most
+    `limit`, then a line saying the JSON report lists more."""
+    out = []
+    for it in items[:limit]:
+        name = esc_id(truncate(it.item_id, 80))
+        if it.task not in it.item_id:
+            name += f" ({esc_id(truncate(it.task, 60))})"
+        out.append(
+            f"{name}: {_item_score(it.baseline_score, it.baseline_samples)} → "
+            f"{_item_score(it.candidate_score, it.candidate_samples)}"
+        )
+    if len(items) > limit:
+        out.append(f"… and more: the JSON report lists {count(len(items))} (`worst_items`)")
+    return out
+
+
 def where_views(comps: list[GateComparison], confidence: float) -> list[WhereView]:
     """Per-category moves of the overall comparisons, regressed and lowest first."""
-    overall = [c for c in comps if c.scope == "overall" and (c.breakdown or c.flips)]
+    overall = [
+        c
+        for c in comps
+        if c.scope == "overall" and (c.breakdown or c.flips or c.worst_items)
+    ]
     overall.sort(key=_worst_first)
     out = []
     for c in overall[:WHERE_CANDIDATES]:
@@ -240,6 +275,7 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
                     for s in moved
                 ],
                 flips=flips_text(c.flips),
+                items=item_lines(c.worst_items),
             )
         )
     return out

@@ -24,9 +24,11 @@ __all__ = [
     "detects_text",
     "esc_id",
     "headline",
+    "model_change_text",
     "scope_text",
     "settings_line",
     "short_sha",
+    "tolerated_text",
     "verdict",
 ]
 
@@ -152,6 +154,26 @@ def _nothing_compared(
     )
 
 
+def model_change_text(gate: Gate, c: GateComparison | None) -> str:
+    """`` (model changed: **A** → **B**)`` when `c`'s candidate is a renamed model."""
+    if c is None:
+        return ""
+    for change in gate.model_changes:
+        if change.candidate == c.candidate:
+            return (
+                f" (model changed: **{_short_id(change.baseline_model)}** → "
+                f"**{_short_id(change.candidate)}**)"
+            )
+    return ""
+
+
+def tolerated_text(c: GateComparison) -> str:
+    """``, within the tolerated drop of 0.050`` for a drop that only the margin excuses."""
+    if c.margin > 0 and c.ci_hi < 0 and not c.regressed:
+        return f", within the tolerated drop of {num(c.margin)}"
+    return ""
+
+
 def verdict(  # noqa: PLR0911 - one line per gate state
     report: Report,
     sha: str | None,
@@ -194,6 +216,7 @@ def verdict(  # noqa: PLR0911 - one line per gate state
     c = headline(report)
     if c is None:
         return _nothing_compared(report, prefix + mark, at, link, note)
+    at += model_change_text(gate, c)
     same = [x for x in gate.comparisons if x.status == c.status and x is not c]
     diff = f"{signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}"
     if c.status == "regressed":
@@ -216,7 +239,8 @@ def verdict(  # noqa: PLR0911 - one line per gate state
     n = len(gate.comparisons)
     lowest = f" (the lowest of {n})" if n > 1 else ""
     return (
-        f"{prefix}{mark} **No regression**{at}: {_pair(c)}: {diff}{lowest}; "
+        f"{prefix}{mark} **No regression**{at}: {_pair(c)}: {diff}{lowest}"
+        f"{tolerated_text(c)}; "
         f"{detects_text(c.min_detectable_regression)}.{link}"
     )
 

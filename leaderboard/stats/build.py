@@ -11,7 +11,7 @@ The method, a rescaled, t-scaled percentile bootstrap, is described in
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -129,17 +129,28 @@ def _check_models(
     return out
 
 
-def _warnings(d: Design) -> list[str]:
+def _warnings(d: Design, baseline_models: frozenset[str] | None = None) -> list[str]:
+    """What the reader should know about the data. With two runs (`baseline_models`
+    the baseline run's rows), a model is measured against its own run's items only:
+    items that only the other run holds are no one's fault."""
     out = []
-    n_items = d.present.shape[0]
-    for m, model in enumerate(d.models):
-        missing = n_items - int(d.present[:, m].sum())
-        if missing:
-            what = "items" if d.item_level else "tasks"
-            out.append(
-                f"{model} misses {missing} of {n_items} {what}: its mean covers only "
-                "what it completed, and its pairs compare only shared units"
-            )
+    runs = [np.ones(len(d.models), dtype=bool)]
+    if baseline_models is not None:
+        base = np.array([m in baseline_models for m in d.models], dtype=bool)
+        runs = [~base, base]
+    for members in runs:
+        held = d.present[:, members].any(axis=1) if members.any() else d.present[:, 0]
+        n_items = int(held.sum())
+        for m in np.flatnonzero(members):
+            missing = n_items - int((d.present[:, m] & held).sum())
+            if missing:
+                what = "items" if d.item_level else "tasks"
+                run = "" if baseline_models is None else " its own run holds"
+                out.append(
+                    f"{d.models[m]} misses {missing} of {n_items} {what}{run}: its "
+                    "mean covers only what it completed, and its pairs compare only "
+                    "shared units"
+                )
     sizes = np.diff(d.starts)
     single = [d.tasks[h] for h in np.flatnonzero(sizes == 1)] if d.item_level else []
     if single:
@@ -181,6 +192,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     anchor_runs: Iterable[EvalRun] | None = None,
     anchor_margin: float = 0.0,
     anchor_label: str = ANCHOR_LABEL,
+    baseline_map: Mapping[str, str] | None = None,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -230,6 +242,10 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     guardrails : sequence of Guardrail
         Measures gated beside the score (`leaderboard.stats.guardrails`): each adds
         one comparison per gated pair to ``gate.comparisons`` and to the family.
+    baseline_map : mapping of str to str, optional
+        ``{NEW: OLD}``: model NEW of `runs` is gated against model OLD of
+        `baseline_runs` (a renamed model). Without it, when each run holds exactly one
+        model id and they differ, those two are paired.
 
     Returns
     -------
@@ -251,7 +267,9 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     runs = merge_metrics(list(runs))
     baseline_runs = None if baseline_runs is None else merge_metrics(list(baseline_runs))
     own_models = sorted({r.model_id for r in runs})  # the run's, before any join
-    two = two_runs(runs, baseline, candidates, baseline_runs, baseline_run)
+    two = two_runs(
+        runs, baseline, candidates, baseline_runs, baseline_run, baseline_map=baseline_map
+    )
     if two is not None:
         runs = two.runs
     anchor = join_anchor(
@@ -405,7 +423,8 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         leaderboard=rows,
         pairwise=pairwise,
         gate=gate,
-        warnings=_warnings(d),
+        warnings=([] if two is None else two.differences)
+        + _warnings(d, None if two is None else two.baseline_models),
     )
 
 

@@ -96,6 +96,10 @@ class Design:
     # item mean from its samples, s^2 / k (NaN with one sample); None without epochs
     sample_count: IntArray | None = None
     mean_var: FloatArray | None = None
+    # (task, item_id) of each item row (item_id None for task-level data)
+    item_keys: list[tuple[str, int | str | None]] = field(default_factory=list)
+    # every record's score is 0 or 1 (before samples are averaged)
+    binary_records: bool = False
 
     @property
     def item_level(self) -> bool:
@@ -375,6 +379,8 @@ def _layout(
         n_items=len(ikeys) if item_level else 0,
         n_clusters=n_clusters,
         samples_max=samples_max,
+        item_keys=list(ikeys),
+        binary_records=bool(np.isin(vals, (0.0, 1.0)).all()),
     )
 
 

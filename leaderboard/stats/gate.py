@@ -47,7 +47,13 @@ from leaderboard.stats.family import MAX_T, family_intervals
 from leaderboard.stats.noise import in_context
 from leaderboard.stats.quantiles import t_ppf
 from leaderboard.stats.skew import skew_caveat
-from leaderboard.stats.where import Planned, breakdowns, item_flips, plan_breakdown
+from leaderboard.stats.where import (
+    Planned,
+    breakdowns,
+    item_flips,
+    plan_breakdown,
+    worst_items,
+)
 
 POWER = 0.80
 ITEM_RECORDS = (
@@ -304,6 +310,9 @@ def read_gate(
                 flips=in_context(
                     item_flips(d, p.candidate, p.baseline, in_scope), confidence
                 ),
+                worst_items=worst_items(d, p.candidate, p.baseline, in_scope)
+                if scope == "overall"
+                else [],
                 breakdown=where[j],
                 skew_caveat=None
                 if d.item_level or status == "undetermined"

@@ -11,12 +11,12 @@ the report. Models present in only one run keep their rows and are named as unga
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from leaderboard.errors import InputError, UsageError
+from leaderboard.errors import InputError, UsageError, did_you_mean
 from leaderboard.inputs import EvalRun
-from leaderboard.report import BaselineRun, Gate
+from leaderboard.report import BaselineRun, Gate, ModelChange
 
 DEFAULT_LABEL = "baseline"
 LABEL_LIMIT = 100
@@ -30,16 +30,30 @@ class TwoRuns:
     Attributes
     ----------
     runs : list of EvalRun
-        The run's records, then the baseline run's with renamed model ids.
+        The run's records, then the baseline run's with renamed model ids (less the
+        tasks whose metric differs between the runs).
     pairs : list of (str, str)
-        ``(model_id, "<model_id> @ <label>")`` for each model id in both runs, sorted.
+        ``(model_id, "<old_id> @ <label>")`` for each gated model, sorted: its own id
+        in both runs, a renamed model of `model_changes`.
     ungated : list of str
         Leaderboard ids of the models present in one run only, sorted.
+    model_changes : list of ModelChange
+        Pairs whose ids differ (the only model of each run, or `--baseline-map`).
+    differences : list of str
+        What differs between the runs, one sentence each (metric, epochs, items).
+    left_out_tasks : list of str
+        Tasks not compared: scored by different metrics in the two runs.
+    baseline_models : frozenset of str
+        Leaderboard ids of the baseline run's rows.
     """
 
     runs: list[EvalRun]
     pairs: list[tuple[str, str]]
     ungated: list[str]
+    model_changes: list[ModelChange] = dataclasses.field(default_factory=list)
+    differences: list[str] = dataclasses.field(default_factory=list)
+    left_out_tasks: list[str] = dataclasses.field(default_factory=list)
+    baseline_models: frozenset[str] = frozenset()
 
 
 def baseline_id(model_id: str, label: str) -> str:
@@ -69,19 +83,99 @@ def _listed(models: Sequence[str]) -> str:
     return shown + (", ..." if len(models) > SHOWN else "") if models else "(none)"
 
 
+def parse_baseline_map(
+    pairs: Iterable[str] | Mapping[str, str] | None, option: str = "--baseline-map"
+) -> dict[str, str]:
+    """``NEW=OLD`` texts (or a mapping) as ``{NEW: OLD}``; `UsageError` names `option`."""
+    if pairs is None:
+        return {}
+    if isinstance(pairs, Mapping):
+        items = list(pairs.items())
+    else:
+        if isinstance(pairs, str):
+            pairs = [pairs]
+        items = []
+        for text in pairs:
+            new, sep, old = str(text).partition("=")
+            if not sep or not new.strip() or not old.strip():
+                raise UsageError(
+                    f"{option}: expected NEW=OLD (the model id in the results, then "
+                    f"its id in the baseline run), got {text!r}"
+                )
+            items.append((new.strip(), old.strip()))
+    out: dict[str, str] = {}
+    for new, old in items:
+        if not isinstance(new, str) or not isinstance(old, str):
+            raise UsageError(f"{option}: model ids must be strings, got {new!r}={old!r}")
+        if new in out and out[new] != old:
+            raise UsageError(
+                f"{option}: model {new!r} is mapped twice ({out[new]!r} and {old!r}); "
+                "give each model of the results one baseline"
+            )
+        out[new] = old
+    return out
+
+
+def _pairs(
+    models: list[str],
+    base_models: list[str],
+    label: str,
+    mapping: Mapping[str, str],
+) -> tuple[dict[str, str], list[ModelChange]]:
+    """``{candidate: old id}`` for every model that can be gated, and the renames."""
+    for new, old in mapping.items():
+        if new not in models:
+            raise UsageError(
+                f"--baseline-map {new}={old}: model {new!r} is not in the results"
+                f"{did_you_mean(new, models)}; the results hold: {_listed(models)}"
+            )
+        if old not in base_models:
+            raise UsageError(
+                f"--baseline-map {new}={old}: model {old!r} is not in the baseline run "
+                f"{label!r}{did_you_mean(old, base_models)}; it holds: "
+                f"{_listed(base_models)}"
+            )
+    paired = {m: m for m in models if m in set(base_models) and m not in mapping}
+    paired.update(mapping)
+    changes = [
+        ModelChange(candidate=new, baseline_model=old, how="baseline_map")
+        for new, old in sorted(mapping.items())
+        if new != old
+    ]
+    if (
+        not mapping
+        and len(models) == 1
+        and len(base_models) == 1
+        and models[0] != base_models[0]
+    ):
+        paired = {models[0]: base_models[0]}
+        changes = [
+            ModelChange(
+                candidate=models[0], baseline_model=base_models[0], how="only_model"
+            )
+        ]
+    return paired, changes
+
+
 def join_runs(
     runs: Sequence[EvalRun],
     baseline_runs: Sequence[EvalRun],
     label: str,
     candidates: Sequence[str] | None,
+    baseline_map: Mapping[str, str] | None = None,
 ) -> TwoRuns:
     """Rename the baseline run's models, check both runs agree, and pair the models.
+
+    A model id of the results is paired with the same id of the baseline run; with
+    `baseline_map` ``{NEW: OLD}``, NEW with OLD; when each run holds exactly one model
+    id and they differ, those two. A task whose metric differs between the runs is
+    left out of the baseline run's records (so it is not compared) and named.
 
     Raises
     ------
     UsageError
         A model id of the run equals a renamed baseline id; a candidate absent from
-        either run; no baseline records.
+        either run; a `baseline_map` id its run lacks; no baseline records.
     InputError
         The runs disagree on what a task is: item-level against task-level records, or
         a task's category or weight.
@@ -100,28 +194,116 @@ def join_runs(
             "baseline label"
         )
     check_agree(runs, baseline_runs, label)
-    shared = sorted(set(models) & set(base_models))
+    paired, changes = _pairs(models, base_models, label, dict(baseline_map or {}))
     if candidates is not None and len(candidates) > 0:
         if isinstance(candidates, str):
             candidates = [candidates]
         for c in candidates:
-            if c not in models or c not in renamed:
+            if c not in paired:
                 where = "the results" if c not in models else f"the baseline run {label!r}"
                 raise UsageError(
                     f"candidate {c!r} is not in {where}; a candidate must be a model id "
-                    f"of both runs: {_listed(shared)}"
+                    f"of both runs (or paired with --baseline-map NEW=OLD): "
+                    f"{_listed(sorted(paired))}"
                 )
         chosen = sorted(set(candidates))
     else:
-        chosen = shared
+        chosen = sorted(paired)
+    changes = [c for c in changes if c.candidate in chosen]
+    used = set(paired.values())  # in one run only: paired with nothing
     ungated = sorted(
-        [m for m in models if m not in renamed]
-        + [renamed[m] for m in base_models if m not in set(models)]
+        [m for m in models if m not in paired]
+        + [renamed[m] for m in base_models if m not in used]
     )
+    left_out, differences = _differences(runs, baseline_runs, label, chosen, paired)
+    kept = [r for r in baseline_runs if r.task_id not in set(left_out)]
     joined = list(runs) + [
-        dataclasses.replace(r, model_id=renamed[r.model_id]) for r in baseline_runs
+        dataclasses.replace(r, model_id=renamed[r.model_id]) for r in kept
     ]
-    return TwoRuns(joined, [(m, renamed[m]) for m in chosen], ungated)
+    remaining = {r.model_id for r in kept}
+    return TwoRuns(
+        joined,
+        [(m, renamed[paired[m]]) for m in chosen if paired[m] in remaining],
+        ungated,
+        model_changes=changes,
+        differences=differences,
+        left_out_tasks=left_out,
+        baseline_models=frozenset(renamed.values()),
+    )
+
+
+def _metrics(runs: Iterable[EvalRun]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for r in runs:
+        if r.metric_name is not None:
+            out.setdefault(r.task_id, set()).add(r.metric_name)
+    return out
+
+
+def _samples(runs: Iterable[EvalRun], models: set[str]) -> dict[str, dict[object, int]]:
+    """Per task, the number of samples (epochs) of each (model, item)."""
+    out: dict[str, dict[object, int]] = {}
+    for r in runs:
+        if r.model_id in models and r.item_id is not None:
+            per = out.setdefault(r.task_id, {})
+            key = (r.model_id, r.item_id)
+            per[key] = per.get(key, 0) + 1
+    return out
+
+
+def _times(counts: Iterable[int]) -> str:
+    low, high = min(counts), max(counts)
+    return f"{low} time{'s' * (high != 1)}" if low == high else f"{low} to {high} times"
+
+
+def _differences(
+    runs: Sequence[EvalRun],
+    base: Sequence[EvalRun],
+    label: str,
+    chosen: list[str],
+    paired: Mapping[str, str],
+) -> tuple[list[str], list[str]]:
+    """Tasks left out (their metric differs) and a sentence for each difference."""
+    in_run, in_base = _metrics(runs), _metrics(base)
+    left_out = sorted(t for t in set(in_run) & set(in_base) if in_run[t] != in_base[t])
+    out = [
+        f"task {t!r} is scored by {', '.join(sorted(in_run[t]))} in the results and by "
+        f"{', '.join(sorted(in_base[t]))} in the baseline run {label!r}: it is left out "
+        "of the comparison (a different metric measures something else)"
+        for t in left_out
+    ]
+    skip = set(left_out)
+    run_models = set(chosen)
+    base_models = {paired[c] for c in chosen}
+    a, b = _samples(runs, run_models), _samples(base, base_models)
+    for t in sorted((set(a) & set(b)) - skip):
+        ca, cb = a[t].values(), b[t].values()
+        if (min(ca), max(ca)) != (min(cb), max(cb)):
+            out.append(
+                f"task {t!r} is run {_times(ca)} per item (samples, Inspect's epochs) "
+                f"in the results and {_times(cb)} in the baseline run {label!r}: each "
+                "item is compared on the mean of its own samples"
+            )
+    item_level = any(r.item_id is not None for r in runs)
+    what = "items" if item_level else "tasks"
+    for c in chosen:
+        old = paired[c]
+        units_a = {(r.task_id, r.item_id) for r in runs if r.model_id == c}
+        units_b = {
+            (r.task_id, r.item_id)
+            for r in base
+            if r.model_id == old and r.task_id not in skip
+        }
+        units_a = {u for u in units_a if u[0] not in skip}
+        if units_a != units_b:
+            shared = len(units_a & units_b)
+            name = c if c == old else f"{c} (results) and {old} (baseline run)"
+            out.append(
+                f"{name}: compared on the {shared} {what} both runs hold; the results "
+                f"hold {len(units_a)}, the baseline run {label!r} {len(units_b)}"
+                + ("" if not skip else " (not counting the tasks left out)")
+            )
+    return left_out, out
 
 
 def label_of(baseline_run: BaselineRun | None) -> str:
@@ -135,9 +317,16 @@ def two_runs(
     candidates: Sequence[str] | None,
     baseline_runs: Iterable[EvalRun] | None,
     baseline_run: BaselineRun | None,
+    *,
+    baseline_map: Mapping[str, str] | None = None,
 ) -> TwoRuns | None:
     """The joined runs of a two-run report; None when `baseline_runs` is not given."""
     if baseline_runs is None:
+        if baseline_map:
+            raise UsageError(
+                "`baseline_map` pairs models of the results with models of "
+                "`baseline_runs`; give the baseline run's records too"
+            )
         if baseline_run is not None:
             raise UsageError(
                 "`baseline_run` describes `baseline_runs`; give the baseline run's "
@@ -154,7 +343,9 @@ def two_runs(
         raise UsageError(
             f"`baseline_run` must be a BaselineRun, got {type(baseline_run).__name__}"
         )
-    return join_runs(runs, list(baseline_runs), label_of(baseline_run), candidates)
+    return join_runs(
+        runs, list(baseline_runs), label_of(baseline_run), candidates, baseline_map
+    )
 
 
 def two_run_gate(gate: Gate, two: TwoRuns, baseline_run: BaselineRun | None) -> Gate:
@@ -164,12 +355,24 @@ def two_run_gate(gate: Gate, two: TwoRuns, baseline_run: BaselineRun | None) -> 
         "baseline": described.label,
         "baseline_run": described,
         "ungated": two.ungated,
+        "model_changes": two.model_changes,
+        "differences": two.differences,
+        "left_out_tasks": two.left_out_tasks,
     }
-    if not two.pairs:
+    if not two.pairs and two.left_out_tasks:
+        left = ", ".join(repr(t) for t in two.left_out_tasks[:SHOWN])
+        update["status"] = "undetermined"
+        update["note"] = (
+            f"the two runs share nothing comparable: every task is scored by another "
+            f"metric in the baseline run {described.label!r} ({left}), so nothing was "
+            "gated; score both runs with the same metric"
+        )
+    elif not two.pairs:
         update["status"] = "undetermined"
         update["note"] = (
             f"no model id is in both runs, so nothing was gated against the baseline "
-            f"run {described.label!r}; give both runs the same model ids"
+            f"run {described.label!r}; give both runs the same model ids, or pair a "
+            "renamed model with --baseline-map NEW=OLD (action input `baseline-map`)"
         )
     return gate.model_copy(update=update)
 

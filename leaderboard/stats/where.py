@@ -6,20 +6,22 @@ difference within each category (when there are several) and, for item-level dat
 within each task, read off the same replicates at the report's own confidence: *per
 pair, unadjusted*, for locating a change, not for testing it (with 14 tasks, about one
 interval in 20 misses by chance). With pass/fail items (0 or 1 after averaging
-samples), `item_flips` counts the items that went pass -> fail and fail -> pass.
+samples), `item_flips` counts the items that went pass -> fail and fail -> pass
+(with epochs of pass/fail samples: on each item's mean, passing at 0.5), and
+`worst_items` names the items that dropped most.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from leaderboard.report import Flips, ScopeDiff
+from leaderboard.report import Flips, ItemMove, ScopeDiff
 from leaderboard.stats.bootstrap import Replicates, intervals_at
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import group_levels
 
-__all__ = ["Planned", "breakdowns", "item_flips", "plan_breakdown"]
+__all__ = ["Planned", "breakdowns", "item_flips", "plan_breakdown", "worst_items"]
 
 Planned = tuple[tuple[str, int, int], ...]  # (scope, candidate estimate, baseline's)
 
@@ -51,23 +53,81 @@ def plan_breakdown(plan: EstimatePlan, d: Design, candidate: int, baseline: int)
     return tuple(out)
 
 
+PASS_AT = 0.5  # with repeated pass/fail samples: an item passes at >= half of them
+WORST_ITEMS = 10  # items listed as dropped most
+EPOCH_RULE = (
+    f"pass/fail samples averaged per item; an item passes when at least {PASS_AT:g} of "
+    "its samples (epochs) pass"
+)
+
+
 def item_flips(d: Design, candidate: int, baseline: int, mask: BoolArray) -> Flips | None:
     """Items that went pass -> fail and fail -> pass, for pass/fail item-level data.
 
-    None for task-level data, or when any shared item's score (samples averaged) is
-    neither 0 nor 1: a partial score has no pass/fail reading.
+    One sample per item: an item passes at score 1 and fails at 0; None when a shared
+    item's score is neither (a partial score has no pass/fail reading). Repeated
+    samples (epochs) whose every record is 0 or 1: an item passes when the mean over
+    its samples is at least `PASS_AT` (half of its epochs or more), so an item counts
+    once however many epochs it ran. None for task-level data.
     """
     if not d.item_level:
         return None
     shared = d.present[:, candidate] & d.present[:, baseline] & mask
     c, b = d.scores[shared, candidate], d.scores[shared, baseline]
-    if not (np.isin(c, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all()):
+    if np.isin(c, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all():
+        return Flips(
+            pass_to_fail=int(((b == 1.0) & (c == 0.0)).sum()),
+            fail_to_pass=int(((b == 0.0) & (c == 1.0)).sum()),
+            shared_items=int(shared.sum()),
+        )
+    if d.sample_count is None or not d.binary_records:
         return None
+    return _epoch_flips(c, b, int(shared.sum()))
+
+
+def _epoch_flips(c: FloatArray, b: FloatArray, shared: int) -> Flips:
+    """Flips of per-item means over pass/fail epochs, read at `PASS_AT`."""
+    cp, bp = c >= PASS_AT, b >= PASS_AT
     return Flips(
-        pass_to_fail=int(((b == 1.0) & (c == 0.0)).sum()),
-        fail_to_pass=int(((b == 0.0) & (c == 1.0)).sum()),
-        shared_items=int(shared.sum()),
+        pass_to_fail=int((bp & ~cp).sum()),
+        fail_to_pass=int((~bp & cp).sum()),
+        shared_items=shared,
+        rule=EPOCH_RULE,
     )
+
+
+def worst_items(
+    d: Design, candidate: int, baseline: int, mask: BoolArray, limit: int = WORST_ITEMS
+) -> list[ItemMove]:
+    """The shared items whose score dropped most, largest drop first (ties by id)."""
+    if not d.item_level or not d.item_keys:
+        return []
+    shared = d.present[:, candidate] & d.present[:, baseline] & mask
+    rows = np.flatnonzero(shared)
+    drop = d.scores[rows, baseline] - d.scores[rows, candidate]
+    keep = rows[drop > 1e-12]
+    if keep.size == 0:
+        return []
+    order = sorted(
+        keep.tolist(),
+        key=lambda i: (
+            -(d.scores[i, baseline] - d.scores[i, candidate]),
+            str(d.item_keys[i][0]),
+            str(d.item_keys[i][1]),
+        ),
+    )[:limit]
+    counts = d.sample_count
+    return [
+        ItemMove(
+            task=str(d.item_keys[i][0]),
+            item_id=str(d.item_keys[i][1]),
+            baseline_score=float(d.scores[i, baseline]),
+            candidate_score=float(d.scores[i, candidate]),
+            baseline_samples=1 if counts is None else int(counts[i, baseline]),
+            candidate_samples=1 if counts is None else int(counts[i, candidate]),
+        )
+        for i in order
+    ]
 
 
 def breakdowns(

@@ -34,7 +34,8 @@ class FakeReport:
 
     def __init__(self, regressed: bool, **kwargs: Any) -> None:
         self.kwargs = kwargs
-        self.gate = type("Gate", (), {"regressed": regressed})()
+        status = "regressed" if regressed else "no_regression"
+        self.gate = type("Gate", (), {"regressed": regressed, "status": status})()
 
     def model_dump_json(self, indent: int | None = None) -> str:
         return json.dumps({"schema_version": 1, "kwargs": self.kwargs}, indent=indent)
@@ -69,7 +70,16 @@ def fake_core(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr(leaderboard.stats, "build_report", build_report, raising=False)
     monkeypatch.setattr(leaderboard.render, "CommentContext", CommentContext, raising=False)
+    def render_with_fallback(
+        report: FakeReport, context: object = None, **kwargs: Any
+    ) -> tuple[str, None]:
+        seen["template"] = kwargs.get("template")
+        return render_comment(report, context), None
+
     monkeypatch.setattr(leaderboard.render, "render_comment", render_comment, raising=False)
+    monkeypatch.setattr(
+        leaderboard.render, "render_with_fallback", render_with_fallback, raising=False
+    )
     return seen
 
 
@@ -115,6 +125,7 @@ def test_report__prints_markdown_and_passes_options(
         "baseline": "base",
         "baseline_runs": None,
         "baseline_run": None,
+        "baseline_map": None,
         "candidates": ["cand"],
         "confidence": 0.9,
         "resamples": 200,
@@ -133,6 +144,7 @@ def test_report__defaults(data: Path, fake_core: dict[str, Any]) -> None:
         "baseline": None,
         "baseline_runs": None,
         "baseline_run": None,
+        "baseline_map": None,
         "candidates": None,
         "confidence": 0.95,
         "resamples": 10000,

@@ -30,13 +30,13 @@ texts = st.text(alphabet=st.sampled_from(TRICKY) | st.characters(), max_size=60)
 def expected_text(s: str) -> str:
     """What md_text(s) must render as: s, unsafe characters replaced, joiners added."""
     out = []
-    for ch in s:
+    for i, ch in enumerate(s):
         unsafe = unicodedata.category(ch) in {"Cc", "Cs"} or ch in (
             "\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e"
             "\u2066\u2067\u2068\u2069"
         )
         out.append(REPLACEMENT if unsafe else ch)
-        if ch in "@#":
+        if ch == "#" or (ch == "@" and s[i + 1 : i + 2] != " "):
             out.append(WORD_JOINER)
     return "".join(out)
 

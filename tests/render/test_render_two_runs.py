@@ -35,7 +35,7 @@ def test_comment__two_runs_without_regression_name_the_baseline_run() -> None:
     text = _comment(_report(_runs(("a", "b")), _runs(("a", "b"))))
     first = text.splitlines()[0]
     assert first.startswith("🟢 **No regression** for `0123456`: **a** vs **a @")
-    assert "**a** vs **a @\N{WORD JOINER} main**" in first
+    assert "**a** vs **a @ main**" in first
     assert "**Baseline run**: **main** (branch main, commit `1a2b3c4`)." in text
     assert "Not gated" not in text
     assert "None" not in text
@@ -52,7 +52,7 @@ def test_comment__a_regressed_model_is_named_with_its_baseline_row() -> None:
 def test_comment__ungated_models_are_listed_in_one_line() -> None:
     text = _comment(_report(_runs(("a", "new")), _runs(("a", "old"))))
     [line] = [x for x in text.splitlines() if x.startswith("**Baseline run**")]
-    assert line.endswith("Not gated (in one run only): new, old @\N{WORD JOINER} main.")
+    assert line.endswith("Not gated (in one run only): new, old @ main.")
 
 
 def test_comment__many_ungated_models_are_cut_with_a_count() -> None:
@@ -65,11 +65,33 @@ def test_comment__many_ungated_models_are_cut_with_a_count() -> None:
 
 
 def test_comment__no_shared_model_is_not_gated_and_never_a_pass() -> None:
-    text = _comment(_report(_runs(("a",)), _runs(("b",))))
+    text = _comment(_report(_runs(("a", "c")), _runs(("b", "d"))))
     first = text.splitlines()[0]
     assert first.startswith("🟡 **Cannot tell** for `0123456`: no model id is in both runs")
     assert "Not a pass." in first
     assert "🟢" not in text
+
+
+def test_comment__the_only_model_of_each_run_renamed_is_gated_and_named() -> None:
+    text = _comment(_report(_runs(("acme/v2",), {"acme/v2": 0.1}), _runs(("acme/v1",))))
+    first = text.splitlines()[0]
+    assert first.startswith(
+        "🔴 **Regression** for `0123456` (model changed: **acme/v1** → **acme/v2**): "
+        "**acme/v2** vs **acme/v1 @ main**: -0.100"
+    )
+
+
+def test_comment__a_drop_the_margin_tolerates_says_so() -> None:
+    pr, main = _runs(("a",), {"a": 0.02}), _runs(("a",))
+    run = BaselineRun(label="main", source="results")
+    report = build_report(
+        pr, baseline_runs=main, baseline_run=run, resamples=500, margin=0.05
+    )
+    (c,) = report.gate.comparisons
+    assert c.ci_hi < 0 < c.ci_lo + 0.05  # wholly below 0, not below -margin
+    first = _comment(report).splitlines()[0]
+    assert first.startswith("🟢 **No regression**")
+    assert ", within the tolerated drop of 0.050; " in first
 
 
 def test_comment__a_label_is_escaped_like_any_id() -> None:

@@ -170,8 +170,9 @@ def test_build_report__a_model_id_equal_to_a_renamed_baseline_id_is_refused() ->
 
 
 def test_build_report__no_shared_model_leaves_the_gate_undetermined_not_passed() -> None:
-    pr = _tasks(("m1",), range(5), 0.5)
-    main = _tasks(("m2",), range(5), 0.5)
+    # two models a run, none in both (one model a run is paired: a renamed model)
+    pr = _tasks(("m1", "m3"), range(5), 0.5)
+    main = _tasks(("m2", "m4"), range(5), 0.5)
     report = build_report(pr, baseline_runs=main, resamples=200)
     gate = report.gate
     assert gate.status == "undetermined"
@@ -179,7 +180,7 @@ def test_build_report__no_shared_model_leaves_the_gate_undetermined_not_passed()
     assert gate.comparisons == []
     assert gate.note is not None
     assert "no model id is in both runs" in gate.note
-    assert gate.ungated == ["m1", "m2 @ baseline"]
+    assert gate.ungated == ["m1", "m2 @ baseline", "m3", "m4 @ baseline"]
 
 
 @pytest.mark.parametrize(
