@@ -31,7 +31,7 @@ from leaderboard.render.plot import (
     nice_ticks,
 )
 
-__all__ = ["DiffRow", "difference_plot"]
+__all__ = ["DiffRow", "difference_plot", "distinct_labels"]
 
 ZERO = "┊"
 MARGIN = "╎"
@@ -47,6 +47,35 @@ class DiffRow:
     diff: float
     lo: float | None
     hi: float | None
+
+
+def _fit_middle(s: str, width: int) -> str:
+    """`s` cut in its middle to `width` columns: the head and the tail stay."""
+    s = code_text(s)
+    if display_width(s) <= width:
+        return fit_label(s, width)
+    head = fit_label(s, (width - 1) // 2 + 1).rstrip()  # ends with "…"
+    tail: list[str] = []
+    room = width - display_width(head)
+    for ch in reversed(s):
+        if display_width("".join(tail)) + display_width(ch) > room:
+            break
+        tail.insert(0, ch)
+    return fit_label(head + "".join(tail), width)
+
+
+def distinct_labels(labels: Sequence[str], width: int) -> list[str]:
+    """Each label fitted to `width` columns, every one told apart from the others.
+
+    Cut at the end first; when two cut labels read the same (``mockllm/gpt…`` for
+    ``mockllm/gpt-4o`` and ``mockllm/gpt-4o-mini``), cut in the middle so that the
+    tails show; when even those repeat, number the rows in order (``1 mock…``).
+    """
+    for fit in (fit_label, _fit_middle):
+        out = [fit(label, width) for label in labels]
+        if len(set(out)) == len(out):
+            return out
+    return [fit_label(f"{i} {label}", width) for i, label in enumerate(labels, 1)]
 
 
 def _decimals(step: float) -> int:
@@ -90,7 +119,7 @@ def difference_plot(
     width = max(width, 4)
     zero, edge = pos(0.0), pos(-margin)
     lines = []
-    for r in rows:
+    for r, label in zip(rows, distinct_labels([r.label for r in rows], width), strict=True):
         cells = [" "] * AXIS
         cells[zero] = ZERO
         if margin > 0:
@@ -105,7 +134,7 @@ def difference_plot(
             body = "".join(cells)
         else:
             body = "n/a (cannot tell)".center(AXIS)
-        lines.append(f"{fit_label(r.label, width)} │{body}│")
+        lines.append(f"{label} │{body}│")
     axis = [RULE] * AXIS
     tick_line = [" "] * (AXIS + 2)
     last_end = -2

@@ -20,7 +20,7 @@ from leaderboard.render.verdict import (
     headline,
     scope_text,
 )
-from leaderboard.report import Flips, Gate, GateComparison, ItemMove, Report
+from leaderboard.report import Flips, Gate, GateComparison, ItemMove, Report, ScopeDiff
 
 __all__ = [
     "GateRowView",
@@ -229,6 +229,31 @@ def item_lines(items: list[ItemMove], limit: int = WHERE_ITEMS) -> list[str]:
     return out
 
 
+def _one_row_per_place(scopes: list[ScopeDiff]) -> list[ScopeDiff]:
+    """Leave out a category's row when it is one task, whose own row says the same.
+
+    The report does not map categories to tasks; a category of one task has the same
+    units, difference and interval as that task (the same replicates), which is how it
+    is recognised here.
+    """
+    tasks = [s for s in scopes if s.scope.startswith("task:")]
+    out = []
+    for s in scopes:
+        if s.scope.startswith("category:"):
+            same = [
+                t
+                for t in tasks
+                if t.shared_units == s.shared_units
+                and abs(t.diff_mean - s.diff_mean) < 1e-12
+                and abs(t.ci_lo - s.ci_lo) < 1e-12
+                and abs(t.ci_hi - s.ci_hi) < 1e-12
+            ]
+            if same:
+                continue
+        out.append(s)
+    return out
+
+
 def where_views(comps: list[GateComparison], confidence: float) -> list[WhereView]:
     """Per-category moves of the overall comparisons, regressed and lowest first."""
     overall = [
@@ -239,12 +264,14 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
     overall.sort(key=_worst_first)
     out = []
     for c in overall[:WHERE_CANDIDATES]:
-        # moved rows first, then the largest of those within noise
-        moved = sorted(c.breakdown, key=lambda s: (not s.moved, -abs(s.diff_mean)))
+        # moved rows first, then the largest of those within noise; a category that
+        # is one task is shown once, as its task
+        places = _one_row_per_place(c.breakdown)
+        moved = sorted(places, key=lambda s: (not s.moved, -abs(s.diff_mean)))
         moved = moved[:WHERE_ROWS]
         moved.sort(key=lambda s: (not s.moved, s.diff_mean))
-        n_moved = sum(s.moved for s in c.breakdown)
-        rows_total = len(c.breakdown)
+        n_moved = sum(s.moved for s in places)
+        rows_total = len(places)
         cand = html_text(truncate(c.candidate, 80))
         kinds = {s.scope.split(":", 1)[0] for s in moved}
         what = (
@@ -292,6 +319,8 @@ def gate_plot(comps: list[GateComparison], margin: float) -> str | None:
     if not any(c.status != "undetermined" for c in comps):
         return None
     scoped = any(c.scope != "overall" for c in comps)
+    order = {"regressed": 0, "undetermined": 1, "no_regression": 2}
+    comps = sorted(comps, key=lambda c: (order.get(c.status, 3), c.ci_lo))  # as the table
     rows = [
         DiffRow(
             label=c.candidate

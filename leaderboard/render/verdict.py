@@ -201,7 +201,7 @@ def verdict(  # noqa: PLR0911 - one line per gate state
     gate = report.gate
     status = gate.status
     mark = STATUS_MARK.get(status, "⚪")
-    note = md_with_code(truncate(gate.note, 300)) if gate.note else None
+    note = md_with_code(truncate(gate.note, 300)).rstrip(".") if gate.note else None
     if status == "off":
         return (
             f"{prefix}{mark} **No gate**{at}: no baseline was set, so no model was "

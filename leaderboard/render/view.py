@@ -290,6 +290,11 @@ def _full_report(target: str, summary_url: str | None, run_url: str | None) -> s
     return f"{where} and the JSON report (`json-report`)"
 
 
+def _n(n: int, what: str) -> str:
+    """``1 model``, ``2 models``."""
+    return f"{count(n)} {what}{'s' * (n != 1)}"
+
+
 def build_view(
     report: Report,
     *,
@@ -375,12 +380,12 @@ def build_view(
 
     d = report.data
     data_line = (
-        f"{count(d.models)} models · {count(d.tasks)} tasks · {count(d.records)} records"
+        f"{_n(d.models, 'model')} · {_n(d.tasks, 'task')} · {_n(d.records, 'record')}"
     )
     if d.items:
-        data_line += f" · {count(d.items)} items"
+        data_line += f" · {_n(d.items, 'item')}"
     if d.clusters:
-        data_line += f" · {count(d.clusters)} clusters"
+        data_line += f" · {_n(d.clusters, 'cluster')}"
     row_views = [_row(r, cats, gate.baseline, regressed) for r in shown_rows]
     extra_views = [_row(r, cats, gate.baseline, regressed) for r in extra]
     return View(

@@ -70,6 +70,7 @@ def fake_core(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr(leaderboard.stats, "build_report", build_report, raising=False)
     monkeypatch.setattr(leaderboard.render, "CommentContext", CommentContext, raising=False)
+
     def render_with_fallback(
         report: FakeReport, context: object = None, **kwargs: Any
     ) -> tuple[str, None]:

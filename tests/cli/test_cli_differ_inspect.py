@@ -96,7 +96,12 @@ def test_baseline_map_names_the_ids_present_when_one_is_absent(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, out, err, _ = _run(
-        capsys, tmp_path, "renamed", "main", "--baseline-map", "mockllm/model-v3=mockllm/model"
+        capsys,
+        tmp_path,
+        "renamed",
+        "main",
+        "--baseline-map",
+        "mockllm/model-v3=mockllm/model",
     )
     assert code == 2
     assert out == ""
@@ -111,7 +116,12 @@ def test_baseline_map_pairs_explicitly(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     code, _, _, report = _run(
-        capsys, tmp_path, "renamed", "main", "--baseline-map", "mockllm/model-v2=mockllm/model"
+        capsys,
+        tmp_path,
+        "renamed",
+        "main",
+        "--baseline-map",
+        "mockllm/model-v2=mockllm/model",
     )
     assert code == 0
     assert [c["how"] for c in report["gate"]["model_changes"]] == ["baseline_map"]
@@ -190,7 +200,10 @@ def test_different_item_sets_say_what_was_compared_and_blame_no_run(
 @pytest.mark.parametrize(
     ("metric", "said"),
     [
-        ("nosuch", "--metric nosuch: names nothing this file holds; it holds: scorer match"),
+        (
+            "nosuch",
+            "--metric nosuch: names nothing this file holds; it holds: scorer match",
+        ),
         (
             "accuracy",
             "--metric accuracy: names nothing this file holds ('accuracy' is a metric "

@@ -85,3 +85,16 @@ def test_difference_plot__zero_and_margin_in_their_place(margin: float) -> None:
     if margin:
         assert row.index(MARGIN) < row.index(ZERO)
     assert row.index(RIGHT) < row.index(ZERO)
+
+
+def test_distinct_labels__ids_sharing_a_long_prefix_are_told_apart() -> None:
+    from leaderboard.render.diffplot import distinct_labels
+
+    a, b = distinct_labels(["mockllm/gpt-4o", "mockllm/gpt-4o-mini-other"], 12)
+    assert a != b
+    assert (a, b) == ("mockl…gpt-4o", "mockl…-other")
+    # the same head and tail: numbered in order
+    same = distinct_labels(["x" * 20 + "1" + "y" * 8, "x" * 20 + "2" + "y" * 8], 12)
+    assert [s[:2] for s in same] == ["1 ", "2 "]
+    # short ids are left as they are
+    assert distinct_labels(["a", "b"], 4) == ["a   ", "b   "]

@@ -122,3 +122,24 @@ def test_comment__an_accepted_regression_names_the_label_in_the_first_line() -> 
     assert render_comment(calm, context) == render_comment(
         calm, CommentContext(head_sha=SHA)
     )
+
+
+def test_comment__plot_rows_follow_the_gate_table_and_stay_distinct() -> None:
+    models = ("mockllm/gpt-4o", "mockllm/gpt-4o-mini-other")
+    pr = _runs(models, {"mockllm/gpt-4o-mini-other": 0.2})
+    text = _comment(_report(pr, _runs(models)))
+    table = [
+        ln for ln in text.splitlines() if ln.startswith("| 🔴") or ln.startswith("| 🟢")
+    ]
+    plot = text.split("```text\n")[1].split("```")[0].splitlines()[:2]
+    assert [ln.split()[2] for ln in table] == [
+        "mockllm/gpt-4o-mini-other",
+        "mockllm/gpt-4o",
+    ]
+    assert [ln.split(" │")[0] for ln in plot] == ["mockl…-other", "mockl…gpt-4o"]
+
+
+def test_comment__one_model_is_not_models() -> None:
+    text = _comment(build_report(_runs(("a",)), resamples=200))
+    assert "1 models" not in text
+    assert "1 model ·" in text
