@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leaderboard.render.diffplot import AXIS, MARGIN, ZERO, DiffRow, difference_plot
+from leaderboard.render.diffplot import (
+    AXIS,
+    MARGIN,
+    ZERO,
+    DiffRow,
+    difference_plot,
+    distinct_labels,
+)
 from leaderboard.render.plot import LEFT, MEAN, RIGHT, display_width
 
 
@@ -88,8 +95,6 @@ def test_difference_plot__zero_and_margin_in_their_place(margin: float) -> None:
 
 
 def test_distinct_labels__ids_sharing_a_long_prefix_are_told_apart() -> None:
-    from leaderboard.render.diffplot import distinct_labels
-
     a, b = distinct_labels(["mockllm/gpt-4o", "mockllm/gpt-4o-mini-other"], 12)
     assert a != b
     assert (a, b) == ("mockl…gpt-4o", "mockl…-other")
