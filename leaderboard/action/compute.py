@@ -54,6 +54,7 @@ def report_and_runs(
         baseline_runs=choice.runs if choice is not None and second else None,
         baseline_run=choice.run if choice is not None and second else None,
         baseline_missing=choice.note if choice is not None else None,
+        baseline_map=dict(settings.baseline_map) if second else None,
     )
     warnings = [*notes, *(choice.notes if choice else ()), *report.warnings]
     report = report.model_copy(update={"warnings": list(dict.fromkeys(warnings))})

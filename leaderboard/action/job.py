@@ -47,12 +47,7 @@ from leaderboard.action.store import HistoryStore
 from leaderboard.action.workspace import check_template, write_report
 from leaderboard.errors import LeaderboardError, UsageError
 from leaderboard.inputs import EvalRun
-from leaderboard.render import (
-    CommentContext,
-    render_comment,
-    render_failure,
-    render_summary,
-)
+from leaderboard.render import CommentContext, render_failure, render_with_fallback
 from leaderboard.report import Report
 
 __all__ = [
@@ -108,8 +103,12 @@ def run(
     try:
         target = resolve_target(settings, event)
         context = _context(settings, target)
-        if settings.template is not None:
-            check_template(settings.template, settings.workspace)
+        template, refused = settings.template, None
+        if template is not None:
+            try:
+                check_template(template, settings.workspace)
+            except UsageError as exc:  # a broken template never hides the gate
+                refused = str(exc)  # named in the fallback comment, never read
         git = git or connect(
             token=settings.github_token,
             api_url=settings.api_url,
@@ -128,8 +127,19 @@ def run(
             accepted = read_acceptance(statuses, target, settings.accept_label, log)
         context = replace(context, accepted_by=accepted)
         # What a template renders is redacted too (it may spell the token itself).
-        comment = log.redact(render_comment(report, context, template=settings.template))
-        summary = log.redact(render_summary(report, context, template=settings.template))
+        comment, error = render_with_fallback(
+            report, context, template=template, refused=refused
+        )
+        summary, _ = render_with_fallback(
+            report, context, template=template, target="summary", refused=refused
+        )
+        comment, summary = log.redact(comment), log.redact(summary)
+        if error is not None:
+            log.warning(
+                f"{log.redact(error)}; the comment and summary use the built-in "
+                "template (the gate is unaffected)",
+                title="leaderboard: template not used",
+            )
         report_path = write_report(settings, report)
     except LeaderboardError as exc:
         return report_failure(settings, commenter, target, exc, log)
@@ -141,11 +151,13 @@ def run(
         raise
     status = exit_status(report, settings, accepted=accepted)
     outcome = Outcome(report, comment, summary, status, report_path, accepted=accepted)
-    publishers: list[Publisher] = [VerdictLog(settings, log), Summary(settings)]
+    drift: list[str] = []  # the kept history's drift table, above the summary's footer
+    publishers: list[Publisher] = [VerdictLog(settings, log)]
     if compute is None:
-        publishers.append(HistoryStore(settings, event, git, runs, log))
+        publishers.append(HistoryStore(settings, event, git, runs, log, drift=drift))
     fork = from_fork(event, settings.repository)
     publishers += [
+        Summary(settings, extra=drift),
         Comment(settings, commenter, target, log),
         CommitStatus(settings, statuses, target, log, fork=fork),
         Outputs(settings),

@@ -1,9 +1,10 @@
 """The exit status: one function of the report and the settings (CONTRACT.md section 4).
 
 0 report made and no regression that fails the step; 1 a gated comparison regressed,
-``fail-on-regression`` is true and no ``accept-label`` accepts it; 2 bad input or
-configuration; 3 a bug. Every rule that turns a verdict into a status lives in
-`exit_status`: a publisher never changes it (the commit status follows it).
+``fail-on-regression`` is true and no ``accept-label`` accepts it, or the gate cannot
+tell and ``fail-on-undetermined`` is true; 2 bad input or configuration; 3 a bug.
+Every rule that turns a verdict into a status lives in `exit_status`: a publisher never
+changes it (the commit status follows it).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def exit_status(report: Report, settings: Settings, *, accepted: str | None = No
     report : Report
         The computed report.
     settings : Settings
-        ``fail-on-regression`` decides whether a regression fails the step.
+        ``fail-on-regression`` decides whether a regression fails the step,
+        ``fail-on-undetermined`` whether a gate that cannot tell does.
     accepted : str, optional
         The ``accept-label`` the pull request carries (CONTRACT.md section 9): a
         regression it accepts does not fail the step.
@@ -32,9 +34,12 @@ def exit_status(report: Report, settings: Settings, *, accepted: str | None = No
     Returns
     -------
     int
-        `EXIT_REGRESSED` when the gate regressed and the step fails on it, else
-        `EXIT_OK` (an undetermined gate, or no baseline run, alone passes).
+        `EXIT_REGRESSED` when the gate regressed and the step fails on it, or the
+        gate is undetermined and ``fail-on-undetermined`` is true; else `EXIT_OK` (by
+        default an undetermined gate, or no baseline run, alone passes).
     """
     if report.gate.regressed and settings.fail_on_regression and not accepted:
+        return EXIT_REGRESSED
+    if report.gate.status == "undetermined" and settings.fail_on_undetermined:
         return EXIT_REGRESSED
     return EXIT_OK

@@ -28,6 +28,7 @@ __all__ = [
     "Publisher",
     "Summary",
     "VerdictLog",
+    "above_footer",
     "publish_all",
 ]
 
@@ -117,6 +118,7 @@ class VerdictLog:
                 self.log,
                 failing=self.settings.fail_on_regression,
                 accepted=outcome.accepted,
+                undetermined_fails=self.settings.fail_on_undetermined,
             )
         return {}
 
@@ -127,19 +129,36 @@ class Summary:
 
     settings: Settings
     what: str = "job summary"
+    #: Sections added by publishers before it (the kept history's drift table),
+    #: placed above the summary's footer line.
+    extra: list[str] | None = None
 
     def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
-        """Append the summary's markdown."""
-        append_summary(self.settings.summary_path, outcome.summary)
+        """Append the summary's markdown, any `extra` above its footer."""
+        append_summary(
+            self.settings.summary_path, above_footer(outcome.summary, self.extra)
+        )
         return {}
+
+
+def above_footer(summary: str, extra: Sequence[str] | None) -> str:
+    """`summary` with `extra` sections placed before its last ``<sub>`` footer line."""
+    if not extra:
+        return summary
+    added = "\n\n".join(e.strip("\n") for e in extra) + "\n\n"
+    cut = summary.rfind("\n<sub>")
+    if cut < 0:
+        return summary.rstrip("\n") + "\n\n" + added
+    return summary[: cut + 1] + added + summary[cut + 1 :]
 
 
 @dataclass(frozen=True)
 class Outputs:
     """The step outputs (``GITHUB_OUTPUT``), written last, once.
 
-    With a report: ``regressed``, ``accepted``, ``report`` and ``comment-url`` (empty
-    when no comment was posted); without one, only a ``comment-url`` that was posted.
+    With a report: ``regressed``, ``accepted``, ``gate-status``, ``report`` and
+    ``comment-url`` (empty when no comment was posted); without one, only a
+    ``comment-url`` that was posted.
     """
 
     settings: Settings
@@ -151,6 +170,7 @@ class Outputs:
         if outcome.report is not None:
             outputs["regressed"] = "true" if outcome.report.gate.regressed else "false"
             outputs["accepted"] = "true" if outcome.accepted else "false"
+            outputs["gate-status"] = outcome.report.gate.status
             if outcome.report_path is not None:
                 outputs["report"] = display_path(self.settings, outcome.report_path)
             outputs["comment-url"] = ""
@@ -160,7 +180,12 @@ class Outputs:
 
 
 def _log_verdict(
-    report: Report, log: Log, *, failing: bool, accepted: str | None = None
+    report: Report,
+    log: Log,
+    *,
+    failing: bool,
+    accepted: str | None = None,
+    undetermined_fails: bool = False,
 ) -> None:
     data = report.data
     log.info(
@@ -199,6 +224,16 @@ def _log_verdict(
                 title="leaderboard: regression",
             )
         elif c.status == "undetermined":
-            log.warning(f"gate: {line}: cannot tell: {c.note}", title="leaderboard: gate")
+            log.info(f"gate: {line}: cannot tell: {c.note}")
         else:
             log.info(f"gate: {line}: no regression")
+    if gate.status == "undetermined":  # one annotation, however many cannot tell
+        why = gate.note or next(
+            (c.note for c in gate.comparisons if c.status == "undetermined" and c.note),
+            "the data cannot tell",
+        )
+        log.warning(
+            f"gate cannot tell: {why}; not a pass (fail-on-undetermined: "
+            f"{'true' if undetermined_fails else 'false'})",
+            title="leaderboard: gate undetermined",
+        )

@@ -19,7 +19,13 @@ from typing import Any, TypeVar
 from leaderboard.action.names import slug
 from leaderboard.errors import UsageError
 from leaderboard.inputs import FORMATS, TASK_WEIGHTS
-from leaderboard.stats import MIN_RESAMPLES, Guardrail, check_guardrails, parse_guardrail
+from leaderboard.stats import (
+    MIN_RESAMPLES,
+    Guardrail,
+    check_guardrails,
+    parse_baseline_map,
+    parse_guardrail,
+)
 
 T = TypeVar("T")
 
@@ -251,6 +257,12 @@ def parse_label(name: str, raw: str) -> str | None:
     return None if raw == "" else parse_header(name, raw)
 
 
+def parse_baseline_map_input(name: str, raw: str) -> tuple[tuple[str, str], ...]:
+    """Parse ``baseline-map``: ``NEW=OLD`` pairs, newline or comma separated."""
+    pairs = parse_baseline_map(split_list(raw), option=name)
+    return tuple(sorted(pairs.items()))
+
+
 @dataclass(frozen=True)
 class Input:
     """One input of ``action.yml``: its name, its default, and its parser."""
@@ -302,6 +314,8 @@ INPUTS: tuple[Input, ...] = (
     ),
     Input("commit-status", "true", parse_bool),
     Input("accept-label", DEFAULT_ACCEPT_LABEL, parse_accept_label),
+    Input("baseline-map", "", parse_baseline_map_input),
+    Input("fail-on-undetermined", "false", parse_bool),
 )
 
 
@@ -339,6 +353,8 @@ class Settings:
     history_keep: int = DEFAULT_HISTORY_KEEP
     commit_status: bool = True
     accept_label: str | None = DEFAULT_ACCEPT_LABEL
+    baseline_map: tuple[tuple[str, str], ...] = ()  # (NEW, OLD) pairs, sorted
+    fail_on_undetermined: bool = False
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"

@@ -29,7 +29,7 @@ _TITLE = "leaderboard: history"
 
 @dataclass(frozen=True)
 class HistoryStore:
-    """A publisher (`leaderboard.action.publish`): `store_push` after the summary."""
+    """A publisher (`leaderboard.action.publish`): `store_push`, before the summary."""
 
     settings: Settings
     event: Mapping[str, Any]
@@ -37,6 +37,9 @@ class HistoryStore:
     runs: list[EvalRun]
     log: Log
     what: str = "history"
+    #: Where the drift table goes: the job summary's publisher places it above the
+    #: footer; without one it is appended to the summary.
+    drift: list[str] | None = None
 
     def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
         """Keep a push's run and add the drift table to the job summary.
@@ -65,7 +68,9 @@ class HistoryStore:
                 title=_TITLE,
             )
             return {}
-        if drift:
+        if drift and self.drift is not None:
+            self.drift.append(log.redact(drift))  # placed above the summary's footer
+        elif drift:
             append_summary(self.settings.summary_path, log.redact(drift))
         return {}
 

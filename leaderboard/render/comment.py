@@ -361,12 +361,14 @@ def render_with_fallback(
     *,
     template: pathlib.Path | None = None,
     target: str = "comment",
+    refused: str | None = None,
 ) -> tuple[str, str | None]:
     """`render_comment` (or `render_summary`), falling back to the built-in template.
 
     A user template that cannot be read, parsed or rendered never hides the gate: the
     built-in template renders the report with a first warning that names the
-    template's error.
+    template's error. `refused`: an error found before rendering (the action refuses a
+    template outside the workspace or behind a link without reading it).
 
     Returns
     -------
@@ -374,12 +376,15 @@ def render_with_fallback(
         The markdown, and the template's error (None when it rendered).
     """
     render = render_comment if target == "comment" else render_summary
-    if template is None:
+    if template is None and refused is None:
         return render(report, context), None
-    try:
-        return render(report, context, template=template), None
-    except UsageError as exc:
-        error = str(exc)
+    if refused is not None:
+        error = refused
+    else:
+        try:
+            return render(report, context, template=template), None
+        except UsageError as exc:
+            error = str(exc)
     warned = TEMPLATE_FALLBACK.format(template=template, error=error)
     noted = report.model_copy(update={"warnings": [warned, *report.warnings]})
     return render(noted, context), error

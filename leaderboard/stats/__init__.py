@@ -8,7 +8,7 @@
 - `floors`: Wilson's floor under binary or flat means;
 - `gate`: candidate minus baseline with a family-wise error rate;
 - `guardrails`: cost, latency, tokens and secondary metrics gated beside the score;
-- `two_runs`: a second run of the same models as the baseline (renamed ids, ungated);
+- `two_runs`: a second run as the baseline (renamed ids, ungated, what differs);
 - `build`: `build_report`, the stage's entry;
 - `lesson`: the seed lesson's functions on top of `build_report`.
 """
@@ -21,6 +21,7 @@ from leaderboard.stats.lesson import (
     bootstrap_pairwise_diff,
     pairwise_diffs,
 )
+from leaderboard.stats.two_runs import parse_baseline_map
 
 __all__ = [
     "METHOD",
@@ -32,5 +33,6 @@ __all__ = [
     "build_report",
     "check_guardrails",
     "pairwise_diffs",
+    "parse_baseline_map",
     "parse_guardrail",
 ]

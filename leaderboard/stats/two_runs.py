@@ -126,12 +126,12 @@ def _pairs(
     for new, old in mapping.items():
         if new not in models:
             raise UsageError(
-                f"--baseline-map {new}={old}: model {new!r} is not in the results"
+                f"baseline-map {new}={old}: model {new!r} is not in the results"
                 f"{did_you_mean(new, models)}; the results hold: {_listed(models)}"
             )
         if old not in base_models:
             raise UsageError(
-                f"--baseline-map {new}={old}: model {old!r} is not in the baseline run "
+                f"baseline-map {new}={old}: model {old!r} is not in the baseline run "
                 f"{label!r}{did_you_mean(old, base_models)}; it holds: "
                 f"{_listed(base_models)}"
             )

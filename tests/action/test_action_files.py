@@ -37,8 +37,11 @@ CONTRACT_INPUTS = {
     "json-report": "",
     "commit-status": "true",  # section 9
     "accept-label": "accept-regression",
+    # CONTRACT.md section 7
+    "baseline-map": "",
+    "fail-on-undetermined": "false",
 }
-CONTRACT_OUTPUTS = {"regressed", "report", "comment-url", "accepted"}
+CONTRACT_OUTPUTS = {"regressed", "report", "comment-url", "accepted", "gate-status"}
 SHA_PIN = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 

@@ -141,6 +141,7 @@ def test_run__pull_request_no_regression__comment_summary_outputs_exit_0(
     assert out == {
         "regressed": "false",
         "accepted": "false",
+        "gate-status": "no_regression",
         "report": "leaderboard-report.json",
         "comment-url": "https://github.com/octo-org/octo-repo/pull/7#issuecomment-1",
     }
@@ -328,11 +329,17 @@ def test_run__json_report_unwritable__exit_2_names_the_input(settings: Settings)
     assert "json-report: cannot write" in annotations(log)[0][2]
 
 
-def test_run__missing_template__exit_2(settings: Settings) -> None:
+def test_run__missing_template__built_in_comment_and_the_gates_status(
+    settings: Settings,
+) -> None:
     s = replace(settings, template=settings.workspace / "nope.md.j2", results=("x",))
-    code, log = go(s, FakeCommenter(), report_of("model-0"))
-    assert code == 2
-    assert "template: no such file" in annotations(log)[0][2]
+    commenter = FakeCommenter()
+    code, log = go(s, commenter, report_of("model-0"))
+    assert code == 0  # the gate's status, never 2 for a template
+    (warned,) = [a for a in annotations(log) if "template not used" in a[1]]
+    assert "template: no such file" in warned[2]
+    (call,) = commenter.calls
+    assert "could not be used, so this is the built-in comment" in call["body"]
 
 
 def test_run__custom_template_renders_comment_and_summary(settings: Settings) -> None:

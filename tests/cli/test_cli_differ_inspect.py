@@ -106,7 +106,7 @@ def test_baseline_map_names_the_ids_present_when_one_is_absent(
     assert code == 2
     assert out == ""
     assert err == (
-        "leaderboard: error: --baseline-map mockllm/model-v3=mockllm/model: model "
+        "leaderboard: error: baseline-map mockllm/model-v3=mockllm/model: model "
         "'mockllm/model-v3' is not in the results (did you mean 'mockllm/model-v2'?); "
         "the results hold: 'mockllm/model-v2'\n"
     )
