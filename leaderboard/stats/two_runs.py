@@ -232,22 +232,42 @@ def join_runs(
     )
 
 
-def _metrics(runs: Iterable[EvalRun]) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
+@dataclass
+class _Held:
+    """What one run holds, in one pass: each task's metrics, each (model, task,
+    item)'s number of samples for the gated models, and those models' units."""
+
+    metrics: dict[str, set[str]] = dataclasses.field(default_factory=dict)
+    samples: dict[tuple[str, str, object], int] = dataclasses.field(default_factory=dict)
+
+
+def _held(runs: Iterable[EvalRun], models: set[str]) -> _Held:
+    held = _Held()
+    metrics, samples = held.metrics, held.samples
     for r in runs:
         if r.metric_name is not None:
-            out.setdefault(r.task_id, set()).add(r.metric_name)
+            metrics.setdefault(r.task_id, set()).add(r.metric_name)
+        if r.model_id in models:
+            key = (r.model_id, r.task_id, r.item_id)
+            samples[key] = samples.get(key, 0) + 1
+    return held
+
+
+def _per_task(held: _Held, skip: set[str]) -> dict[str, list[int]]:
+    """Per task outside `skip`, the sample counts of its items (item-level runs)."""
+    out: dict[str, list[int]] = {}
+    for (_, task, item), n in held.samples.items():
+        if item is not None and task not in skip:
+            out.setdefault(task, []).append(n)
     return out
 
 
-def _samples(runs: Iterable[EvalRun], models: set[str]) -> dict[str, dict[object, int]]:
-    """Per task, the number of samples (epochs) of each (model, item)."""
-    out: dict[str, dict[object, int]] = {}
-    for r in runs:
-        if r.model_id in models and r.item_id is not None:
-            per = out.setdefault(r.task_id, {})
-            key = (r.model_id, r.item_id)
-            per[key] = per.get(key, 0) + 1
+def _units(held: _Held, skip: set[str]) -> dict[str, set[tuple[str, object]]]:
+    """Per gated model, its (task, item) units outside the tasks in `skip`."""
+    out: dict[str, set[tuple[str, object]]] = {}
+    for m, t, i in held.samples:
+        if t not in skip:
+            out.setdefault(m, set()).add((t, i))
     return out
 
 
@@ -264,7 +284,10 @@ def _differences(
     paired: Mapping[str, str],
 ) -> tuple[list[str], list[str]]:
     """Tasks left out (their metric differs) and a sentence for each difference."""
-    in_run, in_base = _metrics(runs), _metrics(base)
+    run_models = set(chosen)
+    base_models = {paired[c] for c in chosen}
+    here, there = _held(runs, run_models), _held(base, base_models)
+    in_run, in_base = here.metrics, there.metrics
     left_out = sorted(t for t in set(in_run) & set(in_base) if in_run[t] != in_base[t])
     out = [
         f"task {t!r} is scored by {', '.join(sorted(in_run[t]))} in the results and by "
@@ -273,11 +296,9 @@ def _differences(
         for t in left_out
     ]
     skip = set(left_out)
-    run_models = set(chosen)
-    base_models = {paired[c] for c in chosen}
-    a, b = _samples(runs, run_models), _samples(base, base_models)
-    for t in sorted((set(a) & set(b)) - skip):
-        ca, cb = a[t].values(), b[t].values()
+    a, b = _per_task(here, skip), _per_task(there, skip)
+    for t in sorted(set(a) & set(b)):
+        ca, cb = a[t], b[t]
         if (min(ca), max(ca)) != (min(cb), max(cb)):
             out.append(
                 f"task {t!r} is run {_times(ca)} per item (samples, Inspect's epochs) "
@@ -286,15 +307,10 @@ def _differences(
             )
     item_level = any(r.item_id is not None for r in runs)
     what = "items" if item_level else "tasks"
+    held_a, held_b = _units(here, skip), _units(there, skip)
     for c in chosen:
         old = paired[c]
-        units_a = {(r.task_id, r.item_id) for r in runs if r.model_id == c}
-        units_b = {
-            (r.task_id, r.item_id)
-            for r in base
-            if r.model_id == old and r.task_id not in skip
-        }
-        units_a = {u for u in units_a if u[0] not in skip}
+        units_a, units_b = held_a.get(c, set()), held_b.get(old, set())
         if units_a != units_b:
             shared = len(units_a & units_b)
             name = c if c == old else f"{c} (results) and {old} (baseline run)"
