@@ -43,7 +43,14 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import load_json, short, text_lines
-from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, choose, to_unit
+from leaderboard.inputs.frameworks.metrics import (
+    Notes,
+    ReadOptions,
+    choose,
+    matches,
+    refuse_unmatched,
+    to_unit,
+)
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -206,6 +213,8 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
             )
         if metric is None:
             available = _available(row)
+            if options.metrics and not matches(available, options.metrics):
+                raise refuse_unmatched(available, options.metrics, shown)
             metric = choose(available, options.metrics)
             for other in available:
                 if other != metric:
