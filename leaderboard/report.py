@@ -35,8 +35,13 @@ class LeaderboardRow(_Model):
         "the top score; a tie is a full win for every tied model"
     )
     tasks_completed: int
-    tasks_total: int = Field(description="tasks present in the whole run")
-    complete: bool = Field(description="false when the model misses tasks or items")
+    tasks_total: int = Field(
+        description="tasks present in the whole run (with a baseline run: in the "
+        "model's own run)"
+    )
+    complete: bool = Field(
+        description="false when the model misses tasks or items of its run"
+    )
     missing_tasks: list[str] = Field(default_factory=list)
     units: int = Field(description="resampling units behind the interval")
     rank_lo: int = Field(

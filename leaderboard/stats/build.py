@@ -129,6 +129,18 @@ def _check_models(
     return out
 
 
+def _own_items(d: Design, baseline_models: frozenset[str] | None) -> npt.NDArray[np.bool_]:
+    """(I, M): the items each model's own run holds (every item with one run)."""
+    if baseline_models is None:
+        return np.ones(d.present.shape, dtype=bool)
+    base = np.array([m in baseline_models for m in d.models], dtype=bool)
+    out = np.empty(d.present.shape, dtype=bool)
+    for members in (base, ~base):
+        held: npt.NDArray[np.bool_] = np.asarray(d.present[:, members].any(axis=1))
+        out[:, members] = held[:, None]
+    return out
+
+
 def _warnings(d: Design, baseline_models: frozenset[str] | None = None) -> list[str]:
     """What the reader should know about the data. With two runs (`baseline_models`
     the baseline run's rows), a model is measured against its own run's items only:
@@ -337,11 +349,20 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
             ka, kb = pair_est[(a, b)] if a < b else pair_est[(b, a)][::-1]
             order_pairs.append((a, b, ka, kb))
     win, completed = _win_rates(d)
+    # With two runs, a row is complete against its own run: items only the other run
+    # holds are no one's to miss.
+    own = _own_items(d, None if two is None else two.baseline_models)
+    own_tasks = np.zeros((len(d.tasks), n_models), dtype=bool)
+    np.logical_or.at(own_tasks, d.item_task, own)
     rows = []
     for pos, m in enumerate(order):
         k = overall[m]
         ck = {c: cat_est[(m, c)] for c in cats if (m, c) in cat_est}
-        missing = [d.tasks[t] for t in range(len(d.tasks)) if not completed[t, m]]
+        missing = [
+            d.tasks[t]
+            for t in range(len(d.tasks))
+            if own_tasks[t, m] and not completed[t, m]
+        ]
         rows.append(
             LeaderboardRow(
                 rank=pos + 1,
@@ -351,8 +372,8 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
                 mean_ci_hi=float(hi[k]),
                 win_rate=float(win[m]),
                 tasks_completed=int(completed[:, m].sum()),
-                tasks_total=len(d.tasks),
-                complete=bool(d.present[:, m].all()),
+                tasks_total=int(own_tasks[:, m].sum()),
+                complete=bool(d.present[own[:, m], m].all()),
                 missing_tasks=missing,
                 units=plan.units(k),
                 rank_lo=0,  # from the pairwise decisions, below

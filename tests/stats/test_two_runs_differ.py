@@ -151,6 +151,16 @@ def test_different_item_sets_say_how_many_were_compared_and_blame_no_run() -> No
     ]
     assert report.gate.comparisons[0].shared_units == 20
     assert not any("misses" in w for w in report.warnings)  # main is not to blame
+    assert all(r.complete and not r.missing_tasks for r in report.leaderboard)
+    # a task only one run holds is not the other's to miss either
+    both = build_report(
+        pr + _items("m", 5, task="extra"),
+        baseline_runs=main,
+        baseline_run=MAIN,
+        resamples=500,
+    )
+    assert {r.model_id: r.tasks_total for r in both.leaderboard} == {"m": 2, "m @ main": 1}
+    assert all(r.complete for r in both.leaderboard)
 
 
 def test_a_model_missing_items_of_its_own_run_is_still_told() -> None:
