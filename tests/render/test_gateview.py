@@ -218,8 +218,9 @@ def test_gate_plot__fenced_one_line_per_comparison_and_none_if_all_cannot_tell()
     assert lines[0] == "```text"
     assert lines[-1] == "```"
     labels = [line.split("│")[0].strip() for line in lines[1:6]]
-    assert labels == ["ok-high", "unsure", "bad-mild", "ok-low", "bad-deep"]  # as given
-    assert "n/a (cannot tell)" in lines[2]
+    # in the gate table's order (regressed, cannot tell, then by lower bound)
+    assert labels == [row.label for row in gate_rows(mixed())]
+    assert "n/a (cannot tell)" in lines[1 + labels.index("unsure")]
     assert "97.5% interval" in plot
     only_unsure = [comp("u", status="undetermined")]
     assert gate_plot(only_unsure, margin=0.0) is None
