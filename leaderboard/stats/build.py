@@ -141,6 +141,16 @@ def _own_items(d: Design, baseline_models: frozenset[str] | None) -> npt.NDArray
     return out
 
 
+def _own_units(
+    d: Design, baseline_models: frozenset[str] | None
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(I, M) items and (T, M) tasks of each model's own run."""
+    own = _own_items(d, baseline_models)
+    tasks = np.zeros((len(d.tasks), len(d.models)), dtype=bool)
+    np.logical_or.at(tasks, d.item_task, own)
+    return own, tasks
+
+
 def _warnings(d: Design, baseline_models: frozenset[str] | None = None) -> list[str]:
     """What the reader should know about the data. With two runs (`baseline_models`
     the baseline run's rows), a model is measured against its own run's items only:
@@ -282,8 +292,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     two = two_runs(
         runs, baseline, candidates, baseline_runs, baseline_run, baseline_map=baseline_map
     )
-    if two is not None:
-        runs = two.runs
+    runs = runs if two is None else two.runs
     anchor = join_anchor(
         runs,
         anchor_runs,
@@ -351,9 +360,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     win, completed = _win_rates(d)
     # With two runs, a row is complete against its own run: items only the other run
     # holds are no one's to miss.
-    own = _own_items(d, None if two is None else two.baseline_models)
-    own_tasks = np.zeros((len(d.tasks), n_models), dtype=bool)
-    np.logical_or.at(own_tasks, d.item_task, own)
+    own, own_tasks = _own_units(d, None if two is None else two.baseline_models)
     rows = []
     for pos, m in enumerate(order):
         k = overall[m]
