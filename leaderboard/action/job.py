@@ -17,13 +17,13 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, TextIO
 
 from leaderboard.action.baseline import choose_baseline
 from leaderboard.action.compute import compute_report, redacted, report_and_runs
 from leaderboard.action.event import Target, read_event, resolve_target
 from leaderboard.action.gitdata import Api, connect
+from leaderboard.action.markdown import comment_context, render_markdown
 from leaderboard.action.merge_box import (
     CommitStatus,
     StatusClient,
@@ -31,7 +31,7 @@ from leaderboard.action.merge_box import (
     make_statuses,
     read_acceptance,
 )
-from leaderboard.action.policy import EXIT_BUG, EXIT_USAGE, exit_status
+from leaderboard.action.policy import EXIT_BUG, EXIT_USAGE, OUT_OF_MEMORY, exit_status
 from leaderboard.action.post import Comment, Commenter, make_commenter
 from leaderboard.action.publish import (
     Outcome,
@@ -44,10 +44,10 @@ from leaderboard.action.publish import (
 from leaderboard.action.runner import Log, print_traceback
 from leaderboard.action.settings import Settings
 from leaderboard.action.store import HistoryStore
-from leaderboard.action.workspace import check_template, write_report
+from leaderboard.action.workspace import write_report
 from leaderboard.errors import LeaderboardError, UsageError
 from leaderboard.inputs import EvalRun
-from leaderboard.render import CommentContext, render_failure, render_with_fallback
+from leaderboard.render import render_failure
 from leaderboard.report import Report
 
 __all__ = [
@@ -60,12 +60,6 @@ __all__ = [
     "resolve_target",
     "run",
 ]
-
-_OUT_OF_MEMORY = (
-    "ran out of memory: the results are larger than this runner can hold; lower "
-    "resamples, compare fewer models, or split the results into several leaderboards "
-    "(comment-header)"
-)
 
 
 def run(
@@ -102,13 +96,6 @@ def run(
     target = Target(None, settings.sha, settings.run_id)
     try:
         target = resolve_target(settings, event)
-        context = _context(settings, target)
-        template, refused = settings.template, None
-        if template is not None:
-            try:
-                check_template(template, settings.workspace)
-            except UsageError as exc:  # a broken template never hides the gate
-                refused = str(exc)  # named in the fallback comment, never read
         git = git or connect(
             token=settings.github_token,
             api_url=settings.api_url,
@@ -121,30 +108,15 @@ def run(
             choice = choose_baseline(settings, event, git, log)
             computed, runs = report_and_runs(settings, choice, log)
         report = redacted(computed, log)
-        # The accept label, read now from the API (only a regression can be accepted).
-        accepted = None
-        if report.gate.regressed:
-            accepted = read_acceptance(statuses, target, settings.accept_label, log)
-        context = replace(context, accepted_by=accepted)
-        # What a template renders is redacted too (it may spell the token itself).
-        comment, error = render_with_fallback(
-            report, context, template=template, refused=refused
-        )
-        summary, _ = render_with_fallback(
-            report, context, template=template, target="summary", refused=refused
-        )
-        comment, summary = log.redact(comment), log.redact(summary)
-        if error is not None:
-            log.warning(
-                f"{log.redact(error)}; the comment and summary use the built-in "
-                "template (the gate is unaffected)",
-                title="leaderboard: template not used",
-            )
+        label = settings.accept_label if report.gate.regressed else None  # read now
+        accepted = read_acceptance(statuses, target, label, log)
+        context = comment_context(settings, target, accepted_by=accepted)
+        comment, summary = render_markdown(settings, report, context, log)
         report_path = write_report(settings, report)
     except LeaderboardError as exc:
         return report_failure(settings, commenter, target, exc, log)
     except MemoryError:
-        return report_failure(settings, commenter, target, UsageError(_OUT_OF_MEMORY), log)
+        return report_failure(settings, commenter, target, UsageError(OUT_OF_MEMORY), log)
     except Exception:
         with contextlib.suppress(Exception):  # the original exception is what matters
             report_failure(settings, commenter, target, None, log)
@@ -184,7 +156,7 @@ def report_failure(
     if exc is not None:
         message = log.redact(str(exc))
         log.error(message, title="leaderboard: report not computed")
-    body = render_failure(message, _context(settings, target))
+    body = render_failure(message, comment_context(settings, target))
     outcome = Outcome(None, body, body, EXIT_USAGE, failure=message)
     publish_all(
         [Summary(settings), Comment(settings, commenter, target, log), Outputs(settings)],
@@ -223,14 +195,3 @@ def main(env: Mapping[str, str] | None = None) -> int:
         print_traceback(log)
         log.error("internal error (a bug in leaderboard-action; traceback above)")
         return EXIT_BUG
-
-
-def _context(settings: Settings, target: Target) -> CommentContext:
-    return CommentContext(
-        head_sha=target.head_sha,
-        run_url=settings.run_url,
-        header=settings.comment_header,
-        summary_url=settings.run_url,
-        docs_url=settings.docs_url,
-        workspace=str(settings.workspace.resolve()),
-    )

@@ -12,9 +12,22 @@ from __future__ import annotations
 from leaderboard.action.settings import Settings
 from leaderboard.report import Report
 
-__all__ = ["EXIT_BUG", "EXIT_OK", "EXIT_REGRESSED", "EXIT_USAGE", "exit_status"]
+__all__ = [
+    "EXIT_BUG",
+    "EXIT_OK",
+    "EXIT_REGRESSED",
+    "EXIT_USAGE",
+    "OUT_OF_MEMORY",
+    "exit_status",
+]
 
 EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+#: The exit-2 message when the results do not fit in the runner's memory.
+OUT_OF_MEMORY = (
+    "ran out of memory: the results are larger than this runner can hold; lower "
+    "resamples, compare fewer models, or split the results into several leaderboards "
+    "(comment-header)"
+)
 
 
 def exit_status(report: Report, settings: Settings, *, accepted: str | None = None) -> int:
