@@ -38,11 +38,12 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import load_json, short, text_lines
+from leaderboard.inputs.frameworks._common import json_lines, load_json, short
 from leaderboard.inputs.frameworks.metrics import (
     Notes,
     ReadOptions,
@@ -76,21 +77,9 @@ def sniff(head: bytes) -> bool:
     return first.lstrip().startswith(b"{") and all(key in first for key in _ROW_KEYS)
 
 
-def _rows(path: Path, shown: str) -> list[tuple[int, Any]]:
+def _rows(path: Path, shown: str) -> Iterable[tuple[int, Any]]:
     if path.name.endswith((".jsonl", ".jsonl.gz")):
-        rows: list[tuple[int, Any]] = []
-        for number, line in enumerate(text_lines(path), 1):
-            if line.strip():
-                try:
-                    rows.append((number, json.loads(line)))
-                except (ValueError, RecursionError):  # deep nesting too
-                    raise InputError(
-                        "is not valid JSON",
-                        file=shown,
-                        line=number,
-                        fix="check the file is whole",
-                    ) from None
-        return rows
+        return json_lines(path)  # one row at a time, each within a document's budget
     data = load_json(path)
     results = data.get("results") if isinstance(data, dict) else None
     if isinstance(data, dict) and "_resultsLoaded" in data:
