@@ -73,9 +73,8 @@ def test_two_models_x_200k_task_level_records__run_under_the_cap(tmp_path: Path)
     with path.open("w") as out:
         for m in range(2):
             for t in range(200_000):
-                out.write(
-                    f'{{"model_id":"m{m}","task_id":"t{t}","score":{(t * 7 + m) % 10 / 10}}}\n'
-                )
+                score = (t * 7 + m) % 10 / 10
+                out.write(f'{{"model_id":"m{m}","task_id":"t{t}","score":{score}}}\n')
     done = run_measured(
         ["-m", "leaderboard", "report", str(path), "--resamples", "1000"], timeout=120
     )
