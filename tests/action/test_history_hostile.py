@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,7 @@ import pytest
 
 from leaderboard.action.baseline import baseline_label
 from leaderboard.action.history import parse_index
+from leaderboard.action.runner import MAX_LOG_LINE, Log
 from leaderboard.stats.two_runs import check_label
 from tests.action.history_support import HISTORY, Repo, act, pr_event, push_event, records
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
@@ -250,3 +252,33 @@ def test_index_90_mb__read_refused_by_its_size_before_download(
     assert "over 16 MiB" in pr.gate["note"]
     blobs = [r for r in github_api.requests[before:] if "/git/blobs/" in r.path]
     assert blobs == []  # the 90 MB were never asked for
+
+
+def test_log_line__15_mb_model_id__cut_to_the_log_line_cap() -> None:
+    out = io.StringIO()
+    log = Log(out, secrets=[INSTALLATION_TOKEN])
+    huge = "m" * (15 * 2**20) + INSTALLATION_TOKEN
+    log.warning(f"model {huge} left out", title="leaderboard")
+    log.info(f"model {huge}")
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert all(len(line) < MAX_LOG_LINE + 200 for line in lines)
+    assert "(cut: 15,728," in lines[0]
+    assert INSTALLATION_TOKEN not in out.getvalue()
+
+
+def test_action__3_mb_model_id__runner_log_stays_small(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    c1 = Repo(github_api).commit()
+    huge = "m" * (3 * 2**20)  # 15 MB behaves the same, in 30 s rather than 6
+    results = records().replace('"model-1"', json.dumps(huge))
+    pr = act(
+        tmp_path,
+        github_api,
+        event_name="pull_request",
+        event=pr_event(c1),
+        results=results,
+    )
+    assert pr.code in (0, 2), pr.log[:2000]
+    assert len(pr.log) < 64 * 1024  # was 2 x the id: every line naming the model
