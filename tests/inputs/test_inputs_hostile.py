@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -167,6 +168,12 @@ def promptfoo_jsonl_120mb_line(tmp: Path) -> list[Path]:
     return [_gzip_line(tmp / "out.jsonl.gz", b"", 120)]
 
 
+def records_jsonl_15mb_line(tmp: Path) -> list[Path]:
+    path = tmp / "records.jsonl"
+    path.write_bytes(b"[" + b"[]," * 5_000_000 + b"[]]\n")
+    return [path]
+
+
 def lm_eval_samples_120mb_line(tmp: Path) -> list[Path]:
     date = "2024-01-01T00-00-00"
     _write_json(tmp / f"results_{date}.json", _lm_eval_results(0.5))
@@ -232,6 +239,12 @@ CASES: dict[str, tuple[Callable[[Path], list[Path]], tuple[str, ...], int, list[
         2,
         ["line 1", "1,000,000 JSON objects and arrays in one line"],
     ),
+    "records_jsonl_15mb_line": (
+        records_jsonl_15mb_line,
+        (),
+        2,
+        ["line 1", "1,000,000 JSON objects and arrays in one line"],
+    ),
     "lm_eval_samples_120mb_line": (
         lm_eval_samples_120mb_line,
         (),
@@ -254,13 +267,34 @@ CASES: dict[str, tuple[Callable[[Path], list[Path]], tuple[str, ...], int, list[
 }
 
 
+def remove_deep(top: Path) -> None:
+    """Empty a folder tree of any depth without recursion (`shutil.rmtree` and, before
+    Python 3.12, `os.walk` recurse: pytest's clean-up would fail on 1,200 levels)."""
+    order: list[str] = []
+    stack = [str(top)]
+    while stack:
+        folder = stack.pop()
+        order.append(folder)
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+    for folder in reversed(order[1:]):
+        os.rmdir(folder)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_hostile_input__one_line_exit_2_or_read__under_the_memory_cap(
     tmp_path: Path, name: str
 ) -> None:
     writer, extra, expected, fragments = CASES[name]
     paths = writer(tmp_path)
-    done: Measured = run_measured(report(paths, *extra), timeout=60)
+    try:
+        done: Measured = run_measured(report(paths, *extra), timeout=60)
+    finally:
+        remove_deep(tmp_path)
     print(done.line(name))  # the measured numbers, for -s and the closing note
     assert done.code == expected, done.err[-2000:]
     assert done.rss < RSS_CAP, done.line(name)
