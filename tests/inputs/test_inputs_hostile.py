@@ -153,6 +153,25 @@ def eval_float_arrays_1mb(tmp: Path) -> list[Path]:
     return [path]
 
 
+def eval_float_array_member_parsed_within_budget(tmp: Path) -> list[Path]:
+    """One 110 MiB member of floats compressed under the ratio cap (deflate level 1):
+    refused by the parse budget (its values counted) before it is parsed."""
+    path = tmp / "log.eval"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        archive.writestr("_journal/start.json", b"{}")
+        archive.writestr("header.json", json.dumps(_inspect_header()))
+        chunk = b"0.5,0.25,0.125,1.0," * (MIB // 19)
+        with archive.open("samples/0_epoch_1.json", "w") as member:
+            member.write(b"[")
+            for _ in range(110):
+                member.write(chunk)
+            member.write(b"0.0]")
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo("samples/0_epoch_1.json")
+    assert info.file_size < 1000 * info.compress_size  # under the ratio cap
+    return [path]
+
+
 def _gzip_line(path: Path, head: bytes, line_mib: int) -> Path:
     with gzip.GzipFile(path, "wb", compresslevel=6, mtime=0) as out:
         out.write(head)
@@ -233,6 +252,12 @@ CASES: dict[str, tuple[Callable[[Path], list[Path]], tuple[str, ...], int, list[
     "eval_encrypted_member": (eval_encrypted_member, (), 2, ["is encrypted"]),
     "eval_corrupt_lzma_member": (eval_corrupt_lzma_member, (), 2, ["is damaged"]),
     "eval_float_arrays_1mb": (eval_float_arrays_1mb, (), 2, ["samples/0_epoch_1.json"]),
+    "eval_float_array_member_parsed_within_budget": (
+        eval_float_array_member_parsed_within_budget,
+        (),
+        2,
+        ["member samples/0_epoch_1.json", "16,000,000 JSON values"],
+    ),
     "promptfoo_jsonl_120mb_line": (
         promptfoo_jsonl_120mb_line,
         ("--format", "promptfoo"),
