@@ -97,6 +97,27 @@ def promptfoo_success_401_digits(tmp: Path) -> list[Path]:
     return [path]
 
 
+def records_metric_401_digits(tmp: Path) -> list[Path]:
+    path = tmp / "records.json"
+    record = {"model_id": "m", "task_id": "t", "score": 0.5, "metrics": {"f1": HUGE}}
+    path.write_text(json.dumps([record]))
+    return [path]
+
+
+def promptfoo_cost_401_digits(tmp: Path) -> list[Path]:
+    (path,) = promptfoo_success_401_digits(tmp)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text(
+        "".join(
+            json.dumps(r | {"success": True, "cost": HUGE, "latencyMs": HUGE}) + "\n"
+            for r in rows
+        )
+        + json.dumps(rows[0] | {"provider": {"id": "other"}, "success": False})
+        + "\n"
+    )
+    return [path]
+
+
 def _eval_archive(path: Path, members: dict[str, bytes], method: int) -> Path:
     with zipfile.ZipFile(path, "w", compression=method) as archive:
         for name, data in members.items():
@@ -248,6 +269,13 @@ CASES: dict[str, tuple[Callable[[Path], list[Path]], tuple[str, ...], int, list[
         ("--format", "promptfoo"),
         2,
         ["no score"],
+    ),
+    "records_metric_401_digits": (records_metric_401_digits, (), 2, ["must lie in [0, 1]"]),
+    "promptfoo_cost_401_digits": (
+        promptfoo_cost_401_digits,
+        ("--format", "promptfoo"),
+        0,
+        [],
     ),
     "eval_encrypted_member": (eval_encrypted_member, (), 2, ["is encrypted"]),
     "eval_corrupt_lzma_member": (eval_corrupt_lzma_member, (), 2, ["is damaged"]),

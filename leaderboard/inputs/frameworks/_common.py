@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import io
 import lzma
-import math
 import struct
 import zipfile
 import zlib
@@ -16,6 +15,9 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import parse_document, too_big
+from leaderboard.inputs.records import MAX_INTEGER, finite_number
+
+__all__ = ["MAX_INTEGER", "finite_number"]  # the one numeric check, for the readers
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -271,27 +273,6 @@ def json_lines(path: Path) -> Iterator[tuple[int, Any]]:
             ) from None
 
 
-#: Largest integer a framework's number may be (larger ones are no score, count or
-#: weight: 2**53 is where floats stop counting by one).
-MAX_INTEGER = 2**53
-
-
-def number(value: object) -> float | None:
-    """The one numeric check of every number read from a framework's file.
-
-    A boolean is 0/1, an integer (never a boolean) counts when within
-    ±`MAX_INTEGER`, a float when finite; anything else (a string, a `BigInt` of
-    thousands of digits, NaN, an infinity, null) is None. Never raises.
-    """
-    if value is True or value is False:
-        return float(value)
-    if type(value) is int:
-        return float(value) if -MAX_INTEGER <= value <= MAX_INTEGER else None
-    if type(value) is float:
-        return value if math.isfinite(value) else None
-    return None
-
-
 def count(value: object) -> int | None:
     """`value` when it is a positive integer (never a boolean) within `MAX_INTEGER`."""
     if type(value) is int and 0 < value <= MAX_INTEGER:
@@ -300,6 +281,6 @@ def count(value: object) -> int | None:
 
 
 def unit_number(value: object) -> float | None:
-    """`value` as a float when it is a boolean or a number in [0, 1] (`number`)."""
-    found = number(value)
+    """`value` as a float when it is a boolean or a number in [0, 1] (`finite_number`)."""
+    found = finite_number(value)
     return found if found is not None and 0 <= found <= 1 else None

@@ -38,6 +38,7 @@ from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     check_archive,
     check_archive_file,
+    finite_number,
     load_json,
     read_member,
     short,
@@ -371,9 +372,8 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
 
 
 def _seconds(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if 0 <= value < float("inf") else None
+    found = None if isinstance(value, bool) else finite_number(value)
+    return found if found is not None and found >= 0 else None
 
 
 def _extras(sample: dict[str, Any], scores: dict[str, Any], others: list[str]) -> Any:

@@ -28,8 +28,8 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     count,
+    finite_number,
     load_json,
-    number,
     read_head,
     short,
 )
@@ -319,7 +319,7 @@ def _tell_group_means(
         if len(keys) != 1 or not isinstance(entry, dict):
             continue
         value = entry.get(next(iter(keys)))
-        headline = None if isinstance(value, bool) else number(value)
+        headline = None if isinstance(value, bool) else finite_number(value)
         if headline is None:
             continue
         equal = sum(chosen[t][1] for t in leaves) / len(leaves)

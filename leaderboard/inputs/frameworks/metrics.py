@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, number
+from leaderboard.inputs.frameworks._common import FormatWarning, finite_number
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
 TASK_WEIGHTS = ("equal", "items")
@@ -166,11 +166,11 @@ def known_range(metric: str, task: str = "") -> tuple[float, float] | None:
 def to_unit(value: object, scale: tuple[float, float] | None) -> float | None:
     """`value` mapped onto [0, 1] from `scale` (None: already [0, 1]).
 
-    Booleans are 0/1. Returns None for what `number` refuses (a non-number, a
+    Booleans are 0/1. Returns None for what `finite_number` refuses (a non-number, a
     non-finite number, an integer of hundreds of digits), or a value outside the
     scale (the caller names the metric and leaves the task out).
     """
-    found = number(value)
+    found = finite_number(value)
     if found is None:
         return None
     if value is True or value is False:

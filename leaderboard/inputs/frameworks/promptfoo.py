@@ -36,14 +36,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import json_lines, load_json, short
+from leaderboard.inputs.frameworks._common import finite_number, json_lines, load_json, short
 from leaderboard.inputs.frameworks.metrics import (
     Notes,
     ReadOptions,
@@ -218,11 +217,10 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
 
 
 def _measure(value: object, scale: float = 1.0) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    found = None if isinstance(value, bool) else finite_number(value)
+    if found is None or found < 0:
         return None
-    if not math.isfinite(value) or value < 0:
-        return None
-    return float(value) / scale
+    return found / scale
 
 
 def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
