@@ -169,10 +169,20 @@ def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
 
 
 def _slim(sample: Any) -> Any:
-    """What `_runs` reads of one sample: its id, epoch, score values and error."""
+    """What `_runs` reads of one sample: id, epoch, score values, error, usage, time."""
     if not isinstance(sample, dict):
         return sample
-    slim = {key: sample[key] for key in ("id", "epoch") if key in sample}
+    slim = {
+        key: sample[key]
+        for key in ("id", "epoch", "working_time", "total_time")
+        if key in sample
+    }
+    usage = sample.get("model_usage")
+    if isinstance(usage, dict):
+        slim["model_usage"] = {
+            name: {"total_tokens": u.get("total_tokens")} if isinstance(u, dict) else u
+            for name, u in usage.items()
+        }
     scores = sample.get("scores")
     if isinstance(scores, dict):
         slim["scores"] = {
