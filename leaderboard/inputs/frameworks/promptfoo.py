@@ -42,7 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import finite_number, json_lines, load_json, short
+from leaderboard.inputs.frameworks._common import (
+    finite_number,
+    json_lines,
+    load_json,
+    short,
+)
 from leaderboard.inputs.frameworks.metrics import (
     Notes,
     ReadOptions,
