@@ -17,13 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from leaderboard.action.event import PR_EVENTS
+from leaderboard.action.event import PR_EVENTS, resolve_target
 from leaderboard.action.gitdata import Api, GitDataError
 from leaderboard.action.history import WALK_LIMIT, History, HistoryUnreadable
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun, load_runs_noting
 from leaderboard.report import BaselineRun
+from leaderboard.stats.two_runs import LABEL_LIMIT
 
 __all__ = ["Choice", "choose_baseline", "read_runs"]
 
@@ -63,9 +64,8 @@ def choose_baseline(
     """
     # The workflow_run half of the fork-safe recipe recomputes part 1's report: it
     # reads the pull request's base from the API (its event does not carry it).
-    on_pull = settings.event_name in PR_EVENTS or (
-        settings.event_name == "workflow_run" and settings.pr_number is not None
-    )
+    number = _workflow_run_pull(settings, event)
+    on_pull = settings.event_name in PR_EVENTS or number is not None
     if settings.baseline_results:
         if settings.history_branch and on_pull:
             log.notice(
@@ -85,11 +85,42 @@ def choose_baseline(
             title=_TITLE,
         )
         return None
-    return _from_history(settings, settings.history_branch, event, api, log)
+    return _from_history(settings, settings.history_branch, event, api, log, number=number)
+
+
+def _workflow_run_pull(settings: Settings, event: Mapping[str, Any]) -> int | None:
+    """The pull request of a workflow_run: ``pr-number``, else the one the event lists.
+
+    The same number the comment goes to (`resolve_target`), so an empty ``pr-number``
+    gates against the kept run as a given one does.
+    """
+    if settings.event_name != "workflow_run":
+        return None
+    return resolve_target(settings, event).pr_number
+
+
+def baseline_label(branch: str, commit: str) -> str:
+    """``"<branch> <sha7>"`` as a label `check_label` accepts, whatever the branch name.
+
+    A branch name is the repository's (or, read back, the kept index's) and may be
+    long or hold a newline: invisible characters become spaces, runs of spaces one,
+    and the name is cut so the label fits `LABEL_LIMIT` characters.
+    """
+    name = " ".join("".join(c if c.isprintable() else " " for c in branch).split())
+    room = LABEL_LIMIT - len(commit[:7]) - 1
+    if len(name) > room:
+        name = name[: room - 1].rstrip() + "…"
+    return f"{name or 'base'} {commit[:7]}"
 
 
 def _from_history(
-    settings: Settings, branch: str, event: Mapping[str, Any], api: Api, log: Log
+    settings: Settings,
+    branch: str,
+    event: Mapping[str, Any],
+    api: Api,
+    log: Log,
+    *,
+    number: int | None,
 ) -> Choice:
     """The run kept for the pull request's base commit, or a note saying why none."""
     base = _dict(_dict(event.get("pull_request")).get("base"))
@@ -105,14 +136,23 @@ def _from_history(
     started = time.perf_counter()
     with client:
         try:
-            if settings.event_name == "workflow_run" and settings.pr_number is not None:
-                sha, ref = client.pull_base(settings.pr_number)
+            if number is not None:
+                sha, ref = client.pull_base(number)
             if not isinstance(sha, str) or not sha:
                 return Choice(note=f"The event names no base commit to look up. {fill}")
             found = History(client, branch, settings.comment_header).find(sha)
         except (GitDataError, HistoryUnreadable) as exc:
             log.warning(f"the kept run could not be read: {exc}", title=_TITLE)
-            return Choice(note=f"The run kept for {ref} could not be read ({exc}). {fill}")
+            heal = (
+                f"The next push to {ref} stores its run and rebuilds the index, keeping "
+                "every run that can be read."
+                if isinstance(exc, HistoryUnreadable)
+                else fill
+            )
+            return Choice(
+                note=f"A run is kept on {branch}, but it could not be read "
+                f"({_short(str(exc))}). {heal}"
+            )
     took = f"{client.requests} requests, {(time.perf_counter() - started) * 1000:.0f} ms"
     if found is None:
         log.info(f"history: no run kept for {sha[:7]} ({took})")
@@ -121,7 +161,7 @@ def _from_history(
             f"{WALK_LIMIT} first-parent ancestors. {fill}"
         )
     run = found.run
-    label = settings.baseline_label or f"{run.branch or ref} {run.commit[:7]}"
+    label = settings.baseline_label or baseline_label(run.branch or ref, run.commit)
     log.info(
         f"history: gated against the run of {run.commit[:7]} ({found.commits_behind} "
         f"commits behind {sha[:7]}, stored {run.stored_at}; {len(found.records)} "
@@ -138,6 +178,10 @@ def _from_history(
             commits_behind=found.commits_behind,
         ),
     )
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _dict(value: object) -> dict[str, Any]:

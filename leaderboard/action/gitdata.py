@@ -41,7 +41,7 @@ import requests
 
 from leaderboard.action.retry import Failure, Retrier, classify
 
-__all__ = ["Api", "EmptyRepository", "GitData", "GitDataError", "connect"]
+__all__ = ["Api", "BlobTooLarge", "EmptyRepository", "GitData", "GitDataError", "connect"]
 
 
 class GitDataError(Exception):
@@ -55,6 +55,10 @@ class GitDataError(Exception):
 
 class EmptyRepository(GitDataError):
     """The repository has no commit yet (409 "Git Repository is empty.")."""
+
+
+class BlobTooLarge(GitDataError):
+    """A file over the size its reader asked for (`GitData.read`'s ``limit``)."""
 
 
 class GitData:
@@ -163,11 +167,13 @@ class GitData:
             if isinstance(e, dict) and e.get("type") == "blob"
         }
 
-    def read(self, path: str, ref: str) -> bytes | None:
+    def read(self, path: str, ref: str, *, limit: int | None = None) -> bytes | None:
         """A file's bytes at ``ref`` (contents API); None when it does not exist.
 
         From 1 MB on the contents API answers without the content (``encoding:
-        "none"``): the blob is then read through ``git/blobs`` (up to 100 MB).
+        "none"``): the blob is then read through ``git/blobs`` (up to 100 MB). With
+        `limit`, a file whose size (as the contents API gives it) is over `limit`
+        bytes is `BlobTooLarge`, before its bytes are asked for.
         """
         what = f"read {path}"
         try:
@@ -178,6 +184,9 @@ class GitData:
             raise
         if not isinstance(data, dict) or data.get("type") != "file":
             raise GitDataError(what, 0, "not a file")
+        size = data.get("size")
+        if limit is not None and (type(size) is not int or size > limit):
+            raise BlobTooLarge(what, 0, f"{size!r} bytes, over the {limit:,} read")
         if data.get("encoding") == "base64":
             return _b64(data.get("content"), what)
         return self.blob(_sha(data.get("sha"), what))

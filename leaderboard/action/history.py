@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import random
 import re
 import tempfile
@@ -40,9 +41,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from leaderboard.action.gitdata import GitData, GitDataError
+from leaderboard.action.gitdata import BlobTooLarge, GitData, GitDataError
 from leaderboard.action.names import slug
-from leaderboard.inputs import MEASURES, EvalRun, load_runs
+from leaderboard.errors import LeaderboardError
+from leaderboard.inputs import MEASURES, EvalRun, load_runs, parse_json
 
 __all__ = [
     "MAX_RUN_BYTES",
@@ -51,11 +53,13 @@ __all__ = [
     "Found",
     "History",
     "HistoryUnreadable",
+    "IndexRead",
     "RunTooLarge",
     "Stored",
     "StoredRun",
     "encode_records",
     "folder_for",
+    "parse_index",
 ]
 
 #: Largest run stored (gzipped records plus report). Every stored byte stays in the
@@ -112,25 +116,149 @@ class StoredRun:
 
     @classmethod
     def from_json(cls, data: object) -> StoredRun:
-        if not isinstance(data, dict) or not _is_sha(data.get("commit")):
-            raise HistoryUnreadable("index.json: an entry without a commit")
-        models = data.get("models") if isinstance(data.get("models"), dict) else {}
+        """One entry of the index, checked against `ENTRY_SCHEMA`.
+
+        Raises
+        ------
+        HistoryUnreadable
+            The entry breaks the schema (the message names the first field that does).
+        """
+        problem = entry_problem(data)
+        if problem is not None:
+            raise HistoryUnreadable(f"index.json: an entry {problem}")
+        assert isinstance(data, dict)
         return cls(
-            commit=str(data["commit"]),
-            parents=[p for p in data.get("parents") or [] if _is_sha(p)],
-            branch=data["branch"] if isinstance(data.get("branch"), str) else None,
-            stored_at=str(data.get("stored_at") or ""),
-            records=_int(data.get("records")),
-            records_bytes=_int(data.get("records_bytes")),
-            report_bytes=_int(data.get("report_bytes")),
-            models={
-                str(k): [float(x) for x in v]
-                for k, v in (models or {}).items()
-                if isinstance(v, list)
-                and len(v) == 3
-                and all(isinstance(x, (int, float)) for x in v)
-            },
+            commit=data["commit"],
+            parents=list(data["parents"]),
+            branch=data["branch"],
+            stored_at=data["stored_at"],
+            records=data["records"],
+            records_bytes=data["records_bytes"],
+            report_bytes=data["report_bytes"],
+            models={k: [float(x) for x in v] for k, v in data["models"].items()},
         )
+
+
+#: The schema of one entry of ``index.json`` (`entry_problem` checks it): field ->
+#: what it must be. Anything else in an entry is ignored; an entry that breaks it is
+#: left out of the index (and its run kept, see `History._commit`).
+ENTRY_SCHEMA = {
+    "commit": "40 lowercase hex digits",
+    "parents": f"a list of at most {16} commits (40 hex digits)",
+    "branch": f"null or a string of at most {255} characters",
+    "stored_at": "a string of at most 40 characters",
+    "records": "an integer from 0 to 2**53",
+    "records_bytes": "an integer from 0 to 2**53",
+    "report_bytes": "an integer from 0 to 2**53",
+    "models": "an object of at most 1,000 model ids -> [mean, lo, hi], finite numbers",
+}
+#: Largest index read (a full index of 50 runs of 500 models is ~3 MB).
+MAX_INDEX_BYTES = 16 * 2**20
+_MAX_PARENTS = 16
+_MAX_MODELS = 1000
+_MAX_COUNT = 2**53
+
+
+def _count_ok(value: object) -> bool:
+    return type(value) is int and 0 <= value <= _MAX_COUNT
+
+
+def _finite(value: object) -> bool:
+    if type(value) is int:
+        return -_MAX_COUNT <= value <= _MAX_COUNT
+    return type(value) is float and math.isfinite(value)
+
+
+def entry_problem(data: object) -> str | None:  # noqa: PLR0911 - one return per field
+    """What breaks `ENTRY_SCHEMA` in one index entry, or None when nothing does."""
+    if not isinstance(data, dict):
+        return "is not an object"
+    if not _is_sha(data.get("commit")):
+        return f"has no commit ({ENTRY_SCHEMA['commit']})"
+    parents = data.get("parents")
+    if (
+        not isinstance(parents, list)
+        or len(parents) > _MAX_PARENTS
+        or not all(_is_sha(p) for p in parents)
+    ):
+        return f"of {data['commit'][:7]}: parents must be {ENTRY_SCHEMA['parents']}"
+    branch = data.get("branch")
+    if branch is not None and not (isinstance(branch, str) and len(branch) <= 255):
+        return f"of {data['commit'][:7]}: branch must be {ENTRY_SCHEMA['branch']}"
+    stored_at = data.get("stored_at")
+    if not (isinstance(stored_at, str) and len(stored_at) <= 40):
+        return f"of {data['commit'][:7]}: stored_at must be {ENTRY_SCHEMA['stored_at']}"
+    for name in ("records", "records_bytes", "report_bytes"):
+        if not _count_ok(data.get(name)):
+            return f"of {data['commit'][:7]}: {name} must be {ENTRY_SCHEMA[name]}"
+    models = data.get("models")
+    if (
+        not isinstance(models, dict)
+        or len(models) > _MAX_MODELS
+        or not all(
+            isinstance(v, list) and len(v) == 3 and all(_finite(x) for x in v)
+            for v in models.values()
+        )
+    ):
+        return f"of {data['commit'][:7]}: models must be {ENTRY_SCHEMA['models']}"
+    return None
+
+
+@dataclass(frozen=True)
+class IndexRead:
+    """The index as read: its valid entries, and what was wrong with the rest."""
+
+    runs: list[StoredRun]
+    problems: list[str]  # one per entry left out, or one for an unreadable index
+    unreadable: frozenset[str] = frozenset()  # commits named by entries left out
+    anonymous: bool = False  # an entry left out names no readable commit
+
+    @property
+    def blind(self) -> bool:
+        """Whether a damaged part could be any run (the walk cannot trust the rest)."""
+        return self.anonymous or (self.damaged and not self.runs)
+
+    @property
+    def damaged(self) -> bool:
+        return bool(self.problems)
+
+
+def parse_index(raw: bytes, where: str) -> IndexRead:
+    """Validate a whole ``index.json`` at once: every valid entry kept, the rest named.
+
+    The document is read within the inputs' JSON budget (size, containers, nesting,
+    huge integers kept as text) and each entry checked against `ENTRY_SCHEMA`; an
+    entry repeated for the same commit keeps its last copy. Never raises.
+    """
+    if len(raw) > MAX_INDEX_BYTES:
+        return IndexRead([], [f"{where} is over {MAX_INDEX_BYTES // 2**20} MiB"])
+    try:
+        data = parse_json(raw, where)
+    except (LeaderboardError, ValueError) as exc:
+        return IndexRead([], [f"{where} is not readable JSON ({str(exc)[:120]})"])
+    listed = data.get("runs") if isinstance(data, dict) else None
+    if not isinstance(listed, list):
+        return IndexRead([], [f"{where} has no list of runs"])
+    runs: dict[str, StoredRun] = {}
+    problems: list[str] = []
+    unreadable: set[str] = set()
+    anonymous = False
+    for entry in listed:
+        try:
+            run = StoredRun.from_json(entry)
+        except HistoryUnreadable as exc:
+            problems.append(str(exc))
+            commit = entry.get("commit") if isinstance(entry, dict) else None
+            if _is_sha(commit):
+                unreadable.add(str(commit))
+            else:
+                anonymous = True
+            continue
+        runs.pop(run.commit, None)
+        runs[run.commit] = run
+    for commit in unreadable & set(runs):  # a later valid copy of the same commit
+        unreadable.discard(commit)
+    return IndexRead(list(runs.values()), problems, frozenset(unreadable), anonymous)
 
 
 @dataclass(frozen=True)
@@ -158,11 +286,15 @@ def folder_for(header: str) -> str:
     return slug(header)
 
 
-def encode_records(runs: Sequence[EvalRun]) -> bytes:
+def encode_records(
+    runs: Sequence[EvalRun], *, redact: Callable[[str], str] = lambda text: text
+) -> bytes:
     """The records as gzipped JSON Lines, in the given order, byte-for-byte reproducible.
 
     Fields left at their default (``category`` general, ``weight`` 1) or None are left
-    out; the loader reads them back as the same records.
+    out; the loader reads them back as the same records. `redact` is applied to the
+    whole text before it is compressed (the log's: the token in plain and the
+    encodings `leaderboard.action.runner.secret_forms` lists become ``***``).
     """
     lines = []
     for r in runs:
@@ -182,7 +314,7 @@ def encode_records(runs: Sequence[EvalRun]) -> bytes:
         if r.weight != 1.0:
             record["weight"] = r.weight
         lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
-    text = "\n".join(lines) + "\n"
+    text = redact("\n".join(lines) + "\n")
     return gzip.compress(text.encode("utf-8", "surrogatepass"), compresslevel=9, mtime=0)
 
 
@@ -221,18 +353,28 @@ class History:
 
     # -- reading -------------------------------------------------------------------------
     def index(self, ref: str) -> list[StoredRun]:
-        """The runs stored at ``ref`` (a commit of the history branch), oldest first."""
-        raw = self.api.read(f"{self.folder}/index.json", ref)
-        if raw is None:
-            return []
+        """The runs stored at ``ref`` (a commit of the history branch), oldest first.
+
+        Raises
+        ------
+        HistoryUnreadable
+            Any part of the index breaks its schema (`read_index` keeps the rest).
+        """
+        read = self.read_index(ref)
+        if read.damaged:
+            raise HistoryUnreadable("; ".join(read.problems[:3]))
+        return read.runs
+
+    def read_index(self, ref: str) -> IndexRead:
+        """The index at ``ref`` validated whole (`parse_index`): valid runs, problems."""
+        where = f"{self.folder}/index.json"
         try:
-            data = json.loads(raw)
-        except ValueError:
-            raise HistoryUnreadable(f"{self.folder}/index.json is not JSON") from None
-        runs = data.get("runs") if isinstance(data, dict) else None
-        if not isinstance(runs, list):
-            raise HistoryUnreadable(f"{self.folder}/index.json has no list of runs")
-        return [StoredRun.from_json(r) for r in runs]
+            raw = self.api.read(where, ref, limit=MAX_INDEX_BYTES)
+        except BlobTooLarge:
+            return IndexRead([], [f"{where} is over {MAX_INDEX_BYTES // 2**20} MiB"])
+        if raw is None:
+            return IndexRead([], [])
+        return parse_index(raw, where)
 
     def find(self, base: str) -> Found | None:
         """The run stored for ``base`` or its nearest stored first-parent ancestor.
@@ -251,11 +393,43 @@ class History:
         head = self.api.head(self.branch)
         if head is None:
             return None
-        stored = {r.commit: r for r in self.index(head)}
+        read = self.read_index(head)
+        if read.blind:  # the base's own run may be the one that cannot be read
+            raise HistoryUnreadable("; ".join(read.problems[:3]))
+        stored = {r.commit: r for r in read.runs}
+        walked = self._walk(base, stored, read.unreadable)
+        if walked is None:
+            if read.damaged:  # the run may be among the entries that cannot be read
+                raise HistoryUnreadable("; ".join(read.problems[:3]))
+            return None
+        sha, behind = walked
+        run = stored[sha]
+        try:
+            raw = self.api.read(
+                f"{self._run_dir(sha)}/records.jsonl.gz", head, limit=MAX_RUN_BYTES
+            )
+        except BlobTooLarge:
+            raise HistoryUnreadable(
+                f"the records of {sha[:7]} are over {MAX_RUN_BYTES:,} bytes"
+            ) from None
+        if raw is None:
+            raise HistoryUnreadable(f"the records of {sha[:7]} are missing")
+        return Found(run, _decode_records(raw, sha), behind)
+
+    def _walk(
+        self, base: str, stored: dict[str, StoredRun], unreadable: frozenset[str]
+    ) -> tuple[str, int] | None:
+        """The first stored commit on ``base``'s first-parent walk, and its distance.
+
+        A commit whose entry is damaged stops the walk (None): its run exists but
+        cannot be read, and an older run must not silently take its place.
+        """
         if not stored:
             return None
         sha, behind = base, 0
         while sha not in stored:
+            if sha in unreadable:
+                return None
             if behind >= WALK_LIMIT:
                 return None
             try:
@@ -267,11 +441,7 @@ class History:
             if not parents:
                 return None
             sha, behind = parents[0], behind + 1
-        run = stored[sha]
-        raw = self.api.read(f"{self._run_dir(sha)}/records.jsonl.gz", head)
-        if raw is None:
-            raise HistoryUnreadable(f"the records of {sha[:7]} are missing")
-        return Found(run, _decode_records(raw, sha), behind)
+        return sha, behind
 
     # -- writing -------------------------------------------------------------------------
     def store(
@@ -311,13 +481,13 @@ class History:
                 head = self.api.head(self.branch)
             entry = StoredRun(
                 commit=commit,
-                parents=parents,
-                branch=branch,
+                parents=parents[:_MAX_PARENTS],
+                branch=branch if branch is None or len(branch) <= 255 else None,
                 stored_at=self._clock().strftime("%Y-%m-%dT%H:%M:%SZ"),
                 records=count,
                 records_bytes=len(records),
                 report_bytes=len(report),
-                models=models,
+                models=_valid_models(models),
             )
             result = self._commit(
                 head,
@@ -362,15 +532,13 @@ class History:
         if head is not None:
             base_tree, _ = self.api.commit(head)
             files = self.api.files(base_tree)
-            try:
-                runs = self.index(head)
-            except HistoryUnreadable:
-                runs = []  # rebuilt from this run on; the old files are removed below
+            runs = self._rebuilt(self.read_index(head), files)
         runs = [r for r in runs if r.commit != entry.commit] + [entry]
         kept, pruned = runs[-keep:], [r.commit for r in runs[:-keep]]
         keep_dirs = {self._run_dir(r.commit) + "/" for r in kept}
         run_dir = self._run_dir(entry.commit)
         index = {"format": INDEX_FORMAT, "runs": [r.to_json() for r in kept]}
+        index_text = json.dumps(index, indent=1, sort_keys=True, allow_nan=False)
         tree: list[dict[str, Any]] = [
             _blob(f"{run_dir}/records.jsonl.gz", records_sha),
             _blob(f"{run_dir}/report.json", report_sha),
@@ -378,7 +546,7 @@ class History:
                 "path": f"{self.folder}/index.json",
                 "mode": "100644",
                 "type": "blob",
-                "content": json.dumps(index, indent=1, sort_keys=True) + "\n",
+                "content": index_text + "\n",
             },
         ]
         runs_prefix = f"{self.folder}/runs/"
@@ -405,6 +573,34 @@ class History:
             return None
         return Stored(new, attempt, pruned, kept, created_branch=head is None)
 
+    def _rebuilt(self, read: IndexRead, files: dict[str, str]) -> list[StoredRun]:
+        """The index's valid runs, and a plain entry for every other run on the branch.
+
+        A damaged index (an entry that breaks the schema, or the whole file) loses
+        no run whose files are there: a run folder with records and a report that no
+        valid entry names comes back first (oldest; when it was stored is unknown),
+        with no parents and no models, so the drift table skips it.
+        """
+        if not read.damaged:
+            return read.runs
+        named = {r.commit for r in read.runs}
+        prefix = f"{self.folder}/runs/"
+        found = sorted(
+            {
+                path[len(prefix) : len(prefix) + 40]
+                for path in files
+                if path.startswith(prefix) and path.endswith("/records.jsonl.gz")
+            }
+        )
+        recovered = [
+            StoredRun(commit, [], None, "", 0, 0, 0)
+            for commit in found
+            if _is_sha(commit)
+            and commit not in named
+            and f"{self._run_dir(commit)}/report.json" in files
+        ]
+        return recovered + read.runs
+
 
 def _blob(path: str, sha: str) -> dict[str, Any]:
     return {"path": path, "mode": "100644", "type": "blob", "sha": sha}
@@ -427,5 +623,11 @@ def _is_sha(value: object) -> bool:
     return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{40}", value) is not None
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+def _valid_models(models: dict[str, list[float]]) -> dict[str, list[float]]:
+    """The models whose [mean, lo, hi] are finite (NaN is never written), at most 1,000."""
+    valid = {
+        str(m): [float(x) for x in v]
+        for m, v in models.items()
+        if len(v) == 3 and all(_finite(x) for x in v)
+    }
+    return dict(list(valid.items())[:_MAX_MODELS])

@@ -24,6 +24,7 @@ from urllib.parse import quote
 from leaderboard.render import log_text
 
 __all__ = [
+    "MAX_LOG_LINE",
     "Log",
     "append_summary",
     "escape_data",
@@ -38,6 +39,8 @@ __all__ = [
 # base64 of this prefix followed by the token.
 _BASIC_PREFIXES = ("", "x-access-token:")
 _MIN_FORM = 12  # shorter fragments would redact innocent text
+#: Characters of one log line or annotation, after redaction; longer ones are cut.
+MAX_LOG_LINE = 4096
 
 
 def _base64_cores(text: str) -> list[str]:
@@ -124,9 +127,17 @@ class Log:
             text = text.replace(secret, "***")
         return text
 
+    def _shown(self, text: str) -> str:
+        """`text` redacted, then cut to `MAX_LOG_LINE` characters (a 15 MB model id
+        would otherwise print 15 MB into the log); the cut says how long it was."""
+        text = self.redact(text)
+        if len(text) <= MAX_LOG_LINE:
+            return text
+        return f"{text[:MAX_LOG_LINE]}... (cut: {len(text):,} characters in all)"
+
     def info(self, text: str) -> None:
         """Print one plain line (`log_text`: no command, one line)."""
-        self._write(log_text(self.redact(text)))
+        self._write(log_text(self._shown(text)))
 
     def error(self, text: str, *, title: str | None = None) -> None:
         """Print an ``::error::`` annotation."""
@@ -142,8 +153,8 @@ class Log:
 
     def _annotate(self, level: str, text: str, title: str | None) -> None:
         self.counts[level] += 1
-        props = f" title={escape_property(self.redact(title))}" if title else ""
-        self._write(f"::{level}{props}::{escape_data(self.redact(text))}")
+        props = f" title={escape_property(self._shown(title))}" if title else ""
+        self._write(f"::{level}{props}::{escape_data(self._shown(text))}")
 
     def _write(self, line: str) -> None:
         self._stream.write(line + "\n")

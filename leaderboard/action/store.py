@@ -121,17 +121,21 @@ def store_push(
             )
     if default is None or client is None or not isinstance(commit, str):
         return None
-    records = encode_records(runs)
-    body = (report.model_dump_json(indent=1) + "\n").encode()
+    # Everything written to the branch is redacted like the log (the report already
+    # is): a model id of an artifact may spell the token, and the branch is readable
+    # with contents: read, its git history kept after pruning.
+    records = encode_records(runs, redact=log.redact)
+    body = (log.redact(report.model_dump_json(indent=1)) + "\n").encode()
     models = {
-        r.model_id: [r.mean_score, r.mean_ci_lo, r.mean_ci_hi] for r in report.leaderboard
+        log.redact(r.model_id): [r.mean_score, r.mean_ci_lo, r.mean_ci_hi]
+        for r in report.leaderboard
     }
     started = time.perf_counter()
     with client:
         try:
             stored = History(client, branch, settings.comment_header).store(
                 commit=commit,
-                branch=default,
+                branch=log.redact(default),
                 records=records,
                 report=body,
                 count=len(runs),

@@ -128,30 +128,43 @@ def _matcher(segment: str) -> re.Pattern[str]:
 
 
 def _walk(folder: str, segments: list[str], found: Matches, pattern: str) -> Iterator[str]:
-    segment, rest = segments[0], segments[1:]
-    if segment == "**":
-        # Zero folders, then each folder below (not through links) with ** again.
-        yield from _walk(folder, rest or ["*"], found, pattern)
-        for entry in _entries(folder, found, pattern):
-            path = _join(folder, entry.name)
-            if entry.name not in _SKIPPED and _is_dir(entry, found, path):
-                yield from _walk(path, segments, found, pattern)
-        return
-    if not glob.has_magic(segment):
-        path = _join(folder, segment)
-        if not rest:
-            if os.path.isfile(path):
-                yield path
-        elif os.path.isdir(path):
-            yield from _walk(path, rest, found, pattern)
-        return
-    match = _matcher(segment).match
-    for entry in sorted(_entries(folder, found, pattern), key=lambda e: e.name):
-        if not match(entry.name) or (entry.name in _SKIPPED and segment != entry.name):
+    """The files under `folder` matching `segments`, walked with a stack of its own.
+
+    No recursion: a tree thousands of folders deep under ``**`` is walked (within
+    `MAX_SCANNED`) without ever reaching Python's recursion limit.
+    """
+    stack: list[tuple[str, tuple[str, ...]]] = [(folder, tuple(segments))]
+    while stack:
+        here, parts = stack.pop()
+        segment, rest = parts[0], parts[1:]
+        if segment == "**":
+            # Zero folders, then each folder below (not through links) with ** again.
+            below = [
+                (_join(here, entry.name), parts)
+                for entry in _entries(here, found, pattern)
+                if entry.name not in _SKIPPED
+                and _is_dir(entry, found, _join(here, entry.name))
+            ]
+            stack.extend(reversed(below))
+            stack.append((here, rest or ("*",)))
             continue
-        path = _join(folder, entry.name)
-        if rest:
-            if _is_dir(entry, found, path):
-                yield from _walk(path, rest, found, pattern)
-        elif _is_file(entry):
-            yield path
+        if not glob.has_magic(segment):
+            path = _join(here, segment)
+            if not rest:
+                if os.path.isfile(path):
+                    yield path
+            elif os.path.isdir(path):
+                stack.append((path, rest))
+            continue
+        match = _matcher(segment).match
+        deeper: list[tuple[str, tuple[str, ...]]] = []
+        for entry in sorted(_entries(here, found, pattern), key=lambda e: e.name):
+            if not match(entry.name) or (entry.name in _SKIPPED and segment != entry.name):
+                continue
+            path = _join(here, entry.name)
+            if rest:
+                if _is_dir(entry, found, path):
+                    deeper.append((path, rest))
+            elif _is_file(entry):
+                yield path
+        stack.extend(reversed(deeper))

@@ -18,6 +18,7 @@ from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import (
     BigInt,
+    DuplicateKeyError,
     FieldProblem,
     Intern,
     Place,
@@ -26,41 +27,13 @@ from leaderboard.inputs.reading import (
     check_document,
     check_keys,
     check_text,
+    loads,
     open_binary,
     printable,
     relocate,
     show,
 )
 from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
-
-
-def _parse_int(text: str) -> int | BigInt:
-    return int(text) if len(text) <= 4000 else BigInt(text)
-
-
-class DuplicateKeyError(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:  # pragma: no branch - a repeat exists
-            if key in seen:
-                raise DuplicateKeyError(key)
-            seen.add(key)
-    return obj
-
-
-_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
-
-
-def loads(text: str) -> Any:
-    """`json.loads` that keeps huge integers as text and refuses repeated keys."""
-    return _DECODER.decode(text)
 
 
 def _id(field: str, value: object, intern: Intern, *, integer_ok: bool) -> str:

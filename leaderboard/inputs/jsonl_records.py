@@ -21,16 +21,18 @@ from typing import IO, Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
-from leaderboard.inputs.json_records import DuplicateKeyError, loads, run_from_object
+from leaderboard.inputs.json_records import run_from_object
 from leaderboard.inputs.reading import (
     CORE_FIELDS,
     UTF8_BOM,
+    DuplicateKeyError,
     FieldProblem,
     Intern,
     Place,
     _gzip_error,
     check_keys,
     line_too_long,
+    loads,
     open_binary,
     printable,
     relocate,
@@ -115,14 +117,21 @@ def _line_blocks(handle: IO[bytes], shown: str) -> Iterator[list[bytes]]:
         cap = reading.MAX_LINE
         if len(carry) > cap:
             raise line_too_long(shown, seen + len(lines) + 1)
-        if lines and max(map(len, lines)) > cap:
+        longest = max(map(len, lines)) if lines else 0
+        if longest > cap:
             long = next(i for i, line in enumerate(lines) if len(line) > cap)
             raise line_too_long(shown, seen + long + 1)
+        if longest > reading.LONG_LINE:  # the document budget, before any is parsed
+            for i, line in enumerate(lines):
+                if len(line) > reading.LONG_LINE:
+                    reading.check_document(line, shown, "line", seen + i + 1)
         seen += len(lines)
         if seen > reading.MAX_LINES:
             raise reading.too_many_lines(shown)
         yield lines
     if carry:
+        if len(carry) > reading.LONG_LINE:
+            reading.check_document(carry, shown, "line", seen + 1)
         yield [carry]
 
 

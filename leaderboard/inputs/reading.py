@@ -37,6 +37,12 @@ MAX_DOCUMENT = 128 * 2**20
 #: Objects and arrays in one document parsed whole (a record object costs ~400 bytes
 #: parsed; `[{},{},...]` 64 bytes for every 3 of text).
 MAX_CONTAINERS = 1_000_000
+#: Values in one document or line parsed whole, counted by their commas (a float costs
+#: ~32 bytes parsed, so `[0.0,0.0,...]` takes 16 times its text).
+MAX_VALUES = 16_000_000
+#: Lines longer than this are counted for containers and values before they are parsed
+#: (shorter ones cannot hold enough to matter).
+LONG_LINE = 64 * 1024
 #: Records of one run, all files together.
 MAX_RECORDS = 2_000_000
 #: Lines of one file (blank ones too: a gzip of newlines is a time bomb otherwise).
@@ -106,6 +112,44 @@ class FieldProblem(Exception):
 
 class BigInt(str):
     """A JSON integer too long for `int` (over 4000 digits): kept as its text."""
+
+
+class DuplicateKeyError(ValueError):
+    """A key written twice in one JSON object."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _parse_int(text: str) -> int | BigInt:
+    return int(text) if len(text) <= 4000 else BigInt(text)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:  # pragma: no branch - a repeat exists
+            if key in seen:
+                raise DuplicateKeyError(key)
+            seen.add(key)
+    return obj
+
+
+_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
+
+
+def loads(text: str | bytes) -> Any:
+    """`json.loads` that keeps huge integers as text and refuses repeated keys.
+
+    Every JSON document and line read from an input goes through here (after
+    `check_document`): an integer of over 4000 digits is a `BigInt` (a string, so no
+    numeric check takes it for a number), a key written twice is `DuplicateKeyError`.
+    """
+    if isinstance(text, bytes):
+        return json.loads(text, parse_int=_parse_int, object_pairs_hook=_object)
+    return _DECODER.decode(text)
 
 
 def relocate(
@@ -244,41 +288,62 @@ def too_big(shown: str, limit: int, what: str = "after decompression") -> InputE
     )
 
 
-def parse_document(data: bytes | str, shown: str, what: str = "document") -> Any:
-    """Parse one JSON document read whole, refusing what would not fit in memory.
+def parse_document(
+    data: bytes | str, shown: str, what: str = "document", line: int | None = None
+) -> Any:
+    """Parse one JSON document (or one line) read whole, refusing what would not fit.
 
-    `data` is at most `MAX_DOCUMENT` bytes (the caller reads one byte more and passes
-    it on, so a longer one is refused here). Parsed JSON takes up to ~25 times its
-    text (`[{},{},...]`), so the objects and arrays are counted first (quoted braces
-    count too: an over-estimate). A document nested deeper than Python's recursion
-    limit is refused, never a crash.
+    The one budget of every JSON value read from an input: at most `MAX_DOCUMENT`
+    bytes (the caller reads one byte more and passes it on, so a longer one is
+    refused here), `MAX_CONTAINERS` objects and arrays and `MAX_VALUES` values,
+    counted in the text before parsing (parsed JSON takes up to ~25 times its text;
+    quoted braces and commas count too: an over-estimate). A value nested deeper
+    than Python's recursion limit, and a key repeated in one object, are refused,
+    never a crash. Integers of over 4000 digits are kept as `BigInt` text.
 
     Raises
     ------
     InputError
-        Too long, too many containers, nested too deeply, or not JSON (``ValueError``
-        is left to the caller, which knows what to advise).
+        Too long, too many containers or values, nested too deeply, a repeated key.
+        ``ValueError`` (not JSON) is left to the caller, which knows what to advise.
     """
-    check_document(data, shown, what)
+    check_document(data, shown, what, line)
     try:
-        return json.loads(data)
+        return loads(data)
     except RecursionError:
-        raise nested_too_deeply(shown) from None
+        raise nested_too_deeply(shown, line) from None
+    except DuplicateKeyError as exc:
+        raise InputError(
+            f"repeats the key {printable(exc.key)!r} in one object",
+            file=shown,
+            line=line,
+            field=printable(exc.key),
+            fix="keep one value per key; check that the file is what the eval runner wrote",
+        ) from None
 
 
-def check_document(data: bytes | str, shown: str, what: str = "document") -> None:
-    """Refuse a document too long, or with too many objects and arrays, to parse whole."""
+def check_document(
+    data: bytes | str, shown: str, what: str = "document", line: int | None = None
+) -> None:
+    """Refuse a document too long, or with too many containers or values, to parse."""
     if len(data) > MAX_DOCUMENT:
         raise too_big(shown, MAX_DOCUMENT, f"as one JSON {what}")
     if isinstance(data, str):
         containers = data.count("{") + data.count("[")
+        values = data.count(",")
     else:
         containers = data.count(b"{") + data.count(b"[")
-    if containers > MAX_CONTAINERS:
+        values = data.count(b",")
+    if containers > MAX_CONTAINERS or values > MAX_VALUES:
+        many = (
+            f"{MAX_CONTAINERS:,} JSON objects and arrays"
+            if containers > MAX_CONTAINERS
+            else f"{MAX_VALUES:,} JSON values"
+        )
         raise InputError(
-            f"holds more than {MAX_CONTAINERS:,} JSON objects and arrays in one "
-            f"{what}, more than fits in memory",
+            f"holds more than {many} in one {what}, more than fits in memory",
             file=shown,
+            line=line,
             fix="write records as JSON Lines (.jsonl), one record a line",
         )
 

@@ -12,6 +12,26 @@ from leaderboard.errors import InputError
 DEFAULT_CATEGORY = "general"
 
 
+#: Largest integer an input's number may be (2**53: where floats stop counting by one).
+MAX_INTEGER = 2**53
+
+
+def finite_number(value: object) -> float | None:
+    """The one numeric check of every number read from an input or a framework's file.
+
+    A boolean is 0/1, an integer (never a boolean) counts when within
+    ±`MAX_INTEGER`, a float when finite; anything else (a string, an integer of
+    hundreds of digits, NaN, an infinity, null) is None. Never raises.
+    """
+    if value is True or value is False:
+        return float(value)
+    if type(value) is int:
+        return float(value) if -MAX_INTEGER <= value <= MAX_INTEGER else None
+    if type(value) is float:
+        return value if math.isfinite(value) else None
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class EvalRun:
     """One score of one model on one task, or on one item of a task.
@@ -171,9 +191,8 @@ class EvalRun:
                 )
             if (
                 isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-                or not 0 <= value <= 1
+                or (found := finite_number(value)) is None
+                or not 0 <= found <= 1
             ):
                 raise InputError(
                     f"metric {name!r} must lie in [0, 1], got {_short(value)}",

@@ -3,7 +3,8 @@
 The built-in templates live in ``templates/`` at the repository root, next to the
 ``leaderboard`` package (a wheel installs them under ``<prefix>/share``). A user
 template (the action's ``template`` input) renders in a
-`jinja2.sandbox.SandboxedEnvironment` with the same filters; it sees only the escaped
+`leaderboard.render.sandbox.BudgetSandbox` (Jinja's sandbox with a budget of steps,
+time and size) with the same filters; it sees only the escaped
 view model (`leaderboard.render.view.View`) as ``view``, and cannot include other files.
 
 Size limits: GitHub rejects a comment over 65,536 characters and a step summary over
@@ -34,6 +35,7 @@ from leaderboard._version import __version__
 from leaderboard.errors import UsageError
 from leaderboard.render.escape import md_text, md_with_code, safe_url, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
+from leaderboard.render.sandbox import BudgetSandbox, render_bounded
 from leaderboard.render.view import Options, View, build_view, short_sha
 from leaderboard.report import DataSummary, Gate, LeaderboardRow, Report, ReportSettings
 
@@ -94,54 +96,6 @@ class CommentContext:
     accepted_by: str | None = None  # the accept label that accepted a regression
 
 
-#: Longest string or list a user template may build with ``*`` (a comment holds
-#: 65,536 characters), and the largest power it may compute.
-MAX_TEMPLATE_PRODUCT = 1_000_000
-_MAX_POWER_DIGITS = 4_300
-
-
-class _BoundedSandbox(jinja2.sandbox.SandboxedEnvironment):
-    """The sandbox, with ``*`` and ``**`` unable to build gigabytes.
-
-    ``{{ "x" * 10**9 }}`` would otherwise allocate a gigabyte (or fail with a
-    MemoryError deep inside Jinja); here it is a `jinja2.exceptions.SecurityError`,
-    which the renderer reports as bad configuration naming the template's line.
-    """
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(
-        self, context: jinja2.runtime.Context, operator: str, left: Any, right: Any
-    ) -> Any:
-        if operator == "**":
-            if _is_int(left) and _is_int(right) and right > 0:
-                digits = right * max(1, abs(left).bit_length()) * 0.302
-                if digits > _MAX_POWER_DIGITS:
-                    raise jinja2.exceptions.SecurityError(
-                        f"{left} ** {right} has too many digits for a template"
-                    )
-            return left**right
-        size = _product_size(left, right)
-        if size is not None and size > MAX_TEMPLATE_PRODUCT:
-            raise jinja2.exceptions.SecurityError(
-                f"the product has {size:,} items, over the template limit of "
-                f"{MAX_TEMPLATE_PRODUCT:,}"
-            )
-        return left * right
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _product_size(left: object, right: object) -> int | None:
-    """Length of ``left * right`` when it repeats a sequence, else None."""
-    for seq, times in ((left, right), (right, left)):
-        if isinstance(seq, (str, list, tuple, bytes)) and isinstance(times, int):
-            return len(seq) * max(0, times)
-    return None
-
-
 def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
     """The Jinja environment of the built-in templates (or an empty sandboxed one).
 
@@ -159,13 +113,15 @@ def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
     """
     env: jinja2.Environment
     if sandboxed:
-        env = _BoundedSandbox(**_ENV_OPTIONS)
+        env = BudgetSandbox(**_ENV_OPTIONS)
     else:
         # Markdown, not HTML: autoescape would not help; the view is pre-escaped.
         env = jinja2.Environment(  # noqa: S701
             loader=jinja2.FileSystemLoader(TEMPLATES), **_ENV_OPTIONS
         )
     env.filters.update(FILTERS)
+    if isinstance(env, BudgetSandbox):
+        env.guard_filters()
     return env
 
 
@@ -230,7 +186,7 @@ def _renderer(template: pathlib.Path | None) -> Callable[[View], str]:
 
     def render(view: View) -> str:
         try:
-            return tmpl.render(view=view)
+            return render_bounded(tmpl, view=view)
         except Exception as exc:
             # Any failure of the user's template (1 // 0, a filter given a string,
             # runaway recursion) is bad configuration, status 2, never a crash.

@@ -208,9 +208,11 @@ def verdict(  # noqa: PLR0911 - one line per gate state
             f"checked for a regression.{link}"
         )
     if status == "no_baseline_run":
+        # One title for "none stored yet" and "stored but unreadable": the note says
+        # which (action/baseline.py words each), so neither is mistaken for the other.
         why = note or "nothing is stored for the base branch yet"
         return (
-            f"{prefix}{mark} **No baseline run stored yet**{at}: {why}; no model was "
+            f"{prefix}{mark} **No baseline run**{at}: {why}; no model was "
             f"checked for a regression.{link}"
         )
     c = headline(report)

@@ -11,7 +11,9 @@ replicates: intervals, paired differences and ranks agree with each other.
 Replicates are drawn in blocks of `BLOCK` replicates, the counts of block ``j`` and
 stratum ``h`` from ``SeedSequence(seed, spawn_key=(j, h))``, so the numbers depend on
 the seed only (not on memory batching; the first B replicates are the same whatever the
-total), and peak memory is bounded by one block.
+total), and peak memory is bounded by one block. Within a block, a large stratum's
+counts are drawn a few rows at a time from its one generator (`count_rows`): the same
+draws, in at most `COUNT_BYTES`.
 
 Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
 
@@ -50,6 +52,10 @@ BLOCK = 1024
 """Replicates per random block; part of the definition of the numbers, not a tuning knob."""
 RATIO_KEEP = 2**22
 """Bound on the stored ratio-stratum deviations (floats) read for degrees of freedom."""
+COUNT_BYTES = 64 * 2**20
+"""Memory of the resample counts drawn at once for one stratum (see `count_rows`)."""
+COUNT_BYTES_PER_DRAW = 20
+"""Bytes one draw costs while counts are made: int32 index, int64 tally, float64 count."""
 
 
 @dataclass(frozen=True)
@@ -160,23 +166,12 @@ def stratified_replicates(
         acc = np.zeros((rows, n_out))
         for p in plans:
             seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
-            counts = _counts(np.random.default_rng(seq), rows, p.num.shape[0])
-            if p.linear is not None and p.offset is not None:  # deviation is linear
-                lin = counts @ p.linear
-                lin -= p.offset
-                if p.outs is None:
-                    acc += lin
-                else:
-                    acc[:, p.outs] += lin
-                continue
-            dev = _ratio_deviation(p, counts)
-            if p.outs is None:  # the stratum feeds every estimate, in column order
-                acc += dev
-            else:
-                acc[:, p.outs] += dev
-            if block == 0:  # its own variance, for the degrees of freedom
+            kept = _add_stratum(
+                p, np.random.default_rng(seq), acc, keep if block == 0 else 0
+            )
+            if kept is not None:  # a ratio stratum's own variance, for the df
                 outs = np.arange(n_out) if p.outs is None else p.outs
-                var.ratio_dev[p.stratum] = (outs, dev[:keep].copy())
+                var.ratio_dev[p.stratum] = (outs, kept)
         for g_index, g in enumerate(var.groups):
             seq = np.random.SeedSequence(seed, spawn_key=(block, n_strata + g_index))
             draws = np.random.default_rng(seq).integers(
@@ -212,6 +207,34 @@ class _StratumPlan:
     # so the weighted, rescaled deviation is counts @ linear - offset (one product).
     linear: FloatArray | None
     offset: FloatArray | None
+
+
+def _add_stratum(
+    p: _StratumPlan, rng: np.random.Generator, acc: FloatArray, keep: int
+) -> FloatArray | None:
+    """Add stratum `p`'s replicate deviations to `acc` (rows, L), in row chunks.
+
+    Counts are drawn a chunk of rows at a time from the one generator (`count_rows`):
+    the same draws as one (rows, n_h) matrix, in bounded memory. Returns the first
+    `keep` rows of a ratio stratum's deviations (for its degrees of freedom), or None.
+    """
+    kept: list[FloatArray] = []
+    step = count_rows(p.num.shape[0])
+    for c0 in range(0, acc.shape[0], step):
+        part = acc[c0 : c0 + step]
+        counts = _counts(rng, part.shape[0], p.num.shape[0])
+        if p.linear is not None and p.offset is not None:  # deviation is linear
+            dev = counts @ p.linear
+            dev -= p.offset
+        else:
+            dev = _ratio_deviation(p, counts)
+            if c0 < keep:
+                kept.append(dev[: keep - c0].copy())
+        if p.outs is None:  # the stratum feeds every estimate, in column order
+            part += dev
+        else:
+            part[:, p.outs] += dev
+    return np.concatenate(kept) if kept else None
 
 
 def _ratio_deviation(p: _StratumPlan, counts: FloatArray) -> FloatArray:
@@ -278,6 +301,16 @@ def _plan(
         linear=linear,
         offset=offset,
     )
+
+
+def count_rows(n: int) -> int:
+    """Rows of resample counts drawn at once for a stratum of `n` units.
+
+    A row of counts costs ~20 bytes a unit while it is made (the int32 draws, their
+    int64 tally, the float64 counts): rows are drawn in chunks of at most
+    `COUNT_BYTES`, so a stratum of a million units never holds gigabytes of counts.
+    """
+    return max(1, min(BLOCK, COUNT_BYTES // (COUNT_BYTES_PER_DRAW * max(1, n))))
 
 
 def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:

@@ -289,6 +289,9 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     runs = merge_metrics(list(runs))
     baseline_runs = None if baseline_runs is None else merge_metrics(list(baseline_runs))
     own_models = sorted({r.model_id for r in runs})  # the run's, before any join
+    if baseline_runs is not None:  # the model cap counts per run
+        check_sizes(runs)
+        check_sizes(baseline_runs)
     two = two_runs(
         runs, baseline, candidates, baseline_runs, baseline_run, baseline_map=baseline_map
     )
@@ -301,7 +304,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         gated_models=own_models,
     )
     runs = anchor.runs if anchor is not None else runs
-    check_sizes(runs)
+    check_sizes(runs, runs_joined=1 + (two is not None) + (anchor is not None))
     d = build_design(runs)
     if two is None:
         # the anchor run's rows are gated only against their own models

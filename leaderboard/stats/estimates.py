@@ -13,7 +13,12 @@ import numpy as np
 
 from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import EvalRun
-from leaderboard.stats.bootstrap import Replicates, stratified_replicates
+from leaderboard.stats.bootstrap import (
+    BLOCK,
+    COUNT_BYTES,
+    Replicates,
+    stratified_replicates,
+)
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 
 EstimateKey = tuple[int, int | None, str | None, int | None]
@@ -132,17 +137,23 @@ class EstimatePlan:
         """Refuse, before allocating, what would exceed `MAX_BOOTSTRAP_BYTES`.
 
         The engine holds each column's numerators and denominators (units x columns
-        x 2 x 8 bytes) and the replicate store (estimates x resamples x 8 bytes).
-        Models missing different items each need their own column per partner, so
-        both grow with the square of the models.
+        x 2 x 8 bytes), the replicate store (estimates x resamples x 8 bytes), the
+        stratum weights (strata x estimates x 8), one block's sums (`BLOCK` x
+        estimates x 8, twice) and the resample counts being drawn (at most
+        `COUNT_BYTES`, whatever a stratum's size). Models missing different items
+        each need their own column per partner, so data and store grow with the
+        square of the models.
         """
         data = columns * self._n_units * 16
-        held = data + len(self._out_col) * resamples * 8
+        estimates = len(self._out_col)
+        strata = self.design.starts.shape[0] - 1
+        engine = COUNT_BYTES + estimates * (strata + 2 * BLOCK) * 8 if resamples else 0
+        held = data + engine + estimates * resamples * 8
         if held <= MAX_BOOTSTRAP_BYTES and data <= MAX_COLUMN_BYTES:
             return
         models = len(self.design.models)
         if resamples and data <= MAX_COLUMN_BYTES:
-            fits = (MAX_BOOTSTRAP_BYTES - data) // max(1, len(self._out_col) * 8)
+            fits = (MAX_BOOTSTRAP_BYTES - data - engine) // max(1, estimates * 8)
             hint = (
                 f"lower resamples to {fits:,} or fewer (at least {MIN_RESAMPLES_HINT}), "
                 "or compare fewer models or categories in one report"
@@ -185,10 +196,14 @@ MAX_MODELS = 500
 MAX_CATEGORIES = 200
 
 
-def check_sizes(runs: list[EvalRun]) -> None:
-    """Refuse more models or categories than a report can show, before any work."""
+def check_sizes(runs: list[EvalRun], *, runs_joined: int = 1) -> None:
+    """Refuse more models or categories than a report can show, before any work.
+
+    `runs_joined` is 2 for a two-run report (each run already checked on its own):
+    `MAX_MODELS` counts the models of one run, so 260 models in each run pass.
+    """
     models = {run.model_id for run in runs}
-    if len(models) > MAX_MODELS:
+    if len(models) > MAX_MODELS * runs_joined:
         raise InputError(
             f"the records name {len(models):,} models; one report compares at most "
             f"{MAX_MODELS} (it shows every pair)",

@@ -118,9 +118,7 @@ def test_verdict__no_baseline_run_stored_yet() -> None:
         note="nothing stored on `history` for main",
     )
     line = first_line(render_comment(golden_report().model_copy(update={"gate": gate})))
-    assert line.startswith(
-        "⚪ **No baseline run stored yet**: nothing stored on `history` for main;"
-    )
+    assert line.startswith("⚪ **No baseline run**: nothing stored on `history` for main;")
 
 
 def test_verdict__no_gate_without_baseline() -> None:

@@ -74,12 +74,12 @@ def test_verdict__no_baseline_run__with_and_without_its_note() -> None:
     bare = with_gate(status="no_baseline_run")
     assert bare.gate.status == "no_baseline_run"
     assert first(bare) == (
-        "⚪ **No baseline run stored yet** for `abc1234`: nothing is stored for the "
+        "⚪ **No baseline run** for `abc1234`: nothing is stored for the "
         "base branch yet; no model was checked for a regression."
     )
     noted = with_gate(status="no_baseline_run", note="the history branch `lh` is empty")
     assert first(noted) == (
-        "⚪ **No baseline run stored yet** for `abc1234`: the history branch `lh` is "
+        "⚪ **No baseline run** for `abc1234`: the history branch `lh` is "
         "empty; no model was checked for a regression."
     )
 
@@ -195,7 +195,7 @@ def test_verdict__a_named_leaderboard_leads_with_its_header() -> None:
     ("status", "mark", "word"),
     [
         ("off", "⚪", "**No gate**"),
-        ("no_baseline_run", "⚪", "**No baseline run stored yet**"),
+        ("no_baseline_run", "⚪", "**No baseline run**"),
         ("regressed", "🔴", "**Regression**"),
         ("undetermined", "🟡", "**Cannot tell**"),
         ("no_regression", "🟢", "**No regression**"),

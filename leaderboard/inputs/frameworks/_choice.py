@@ -13,16 +13,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import read_bounded, short
+from leaderboard.inputs.frameworks._common import json_lines as budgeted_lines
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 
 
@@ -34,23 +32,7 @@ def json_lines(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
     InputError
         A line that is not JSON (or nested too deeply), or not a JSON object.
     """
-    try:
-        text = read_bounded(path).decode("utf-8-sig")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"cannot be read: {exc.__class__.__name__}: {short(str(exc), 80)}",
-            file=shown,
-            fix="check that the file exists, is complete and is UTF-8",
-        ) from None
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):  # deep nesting too
-            raise InputError(
-                "is not valid JSON", file=shown, line=number, fix="check the file is whole"
-            ) from None
+    for number, row in budgeted_lines(path):  # each line within a document's budget
         if not isinstance(row, dict):
             raise InputError("is not a JSON object", file=shown, line=number)
         yield number, row

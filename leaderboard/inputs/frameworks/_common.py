@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import gzip
-import math
+import io
+import lzma
+import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import parse_document, too_big
+from leaderboard.inputs.records import MAX_INTEGER, finite_number
+
+__all__ = ["MAX_INTEGER", "finite_number"]  # the one numeric check, for the readers
 
 GZIP_MAGIC = b"\x1f\x8b"
 
@@ -48,30 +54,155 @@ def read_bounded(path: Path, limit: int | None = None) -> bytes:
     return raw
 
 
-def read_member(archive: zipfile.ZipFile, name: str, shown: str) -> bytes:
-    """One member of a zip archive, refused when it declares or holds too much.
+#: Members of one archive: an Inspect log holds one a sample and epoch, and five more.
+MAX_MEMBERS = 100_000
+#: Largest ratio of a member's size to its compressed size, for members over 1 MiB
+#: (deflate tops out near 1,030; real logs compress 5 to 50 times).
+MAX_RATIO = 1_000
+#: Compression methods an archive's members may use: stored, deflate, bzip2, LZMA and
+#: Zstandard (what `zipfile` and `backports.zstd` read); anything else is refused.
+ARCHIVE_METHODS = frozenset({0, 8, 12, 14, 93})
+_ENCRYPTED = 0x1 | 0x40  # general-purpose flags: encrypted, strong encryption
+_EOCD = b"PK\x05\x06"
+_EOCD64_LOCATOR = b"PK\x06\x07"
 
-    The declared size is checked before anything is decompressed; the read itself
-    stops one byte past the limit, whatever the member holds.
+
+def _archive_error(shown: str, problem: str, fix: str) -> InputError:
+    return InputError(problem, file=shown, fix=fix)
+
+
+def _declared_entries(path: Path) -> tuple[int, int] | None:
+    """(members, central directory bytes) an archive's end record declares, or None.
+
+    Read from the end of the file before `zipfile` parses the directory, so an
+    archive of millions of members is refused without listing them.
     """
-    info = archive.getinfo(name)
-    limit = reading.MAX_DOCUMENT
-    if info.file_size > limit:
-        raise too_big(f"{shown}: member {name}", limit, "(its declared size)")
-    with archive.open(info) as member:
-        data = member.read(limit + 1)
-    if len(data) > limit:
-        raise too_big(f"{shown}: member {name}", limit)
-    return data
+    try:
+        with path.open("rb") as handle:
+            size = handle.seek(0, 2)
+            tail_size = min(size, 22 + 65535)
+            handle.seek(size - tail_size)
+            tail = handle.read(tail_size)
+            at = tail.rfind(_EOCD)
+            if at < 0 or len(tail) - at < 22:
+                return None
+            *_, entries, cd_size, _offset, _comment = struct.unpack(
+                "<4s4H2LH", tail[at : at + 22]
+            )
+            if entries != 0xFFFF and cd_size != 0xFFFFFFFF:
+                return int(entries), int(cd_size)
+            loc = at - 20
+            if loc < 0 or tail[loc : loc + 4] != _EOCD64_LOCATOR:
+                return None
+            (offset,) = struct.unpack("<Q", tail[loc + 8 : loc + 16])
+            handle.seek(offset)
+            record = handle.read(56)
+            if len(record) < 56 or not record.startswith(b"PK\x06\x06"):
+                return None
+            fields = struct.unpack("<4sQ2H2L4Q", record)
+            return int(fields[7]), int(fields[8])
+    except (OSError, struct.error, OverflowError, ValueError):
+        return None
+
+
+def check_archive_file(path: Path, shown: str) -> None:
+    """Refuse, before the directory is read, an archive that declares too many members."""
+    declared = _declared_entries(path)
+    if declared is None:
+        return  # zipfile says what is wrong with it
+    entries, cd_size = declared
+    if entries > MAX_MEMBERS or cd_size > MAX_MEMBERS * 1024:
+        raise _archive_error(
+            shown,
+            f"declares {entries:,} members; an archive may hold at most {MAX_MEMBERS:,}",
+            "check that the file is the log the eval framework wrote",
+        )
 
 
 def check_archive(archive: zipfile.ZipFile, shown: str) -> None:
-    """Refuse an archive whose members declare more than `MAX_DECOMPRESSED` in all."""
-    total = sum(info.file_size for info in archive.infolist())
+    """The archive policy, applied to the whole directory before any member is read.
+
+    At most `MAX_MEMBERS` members and `MAX_DECOMPRESSED` bytes declared in all; each
+    member unencrypted, compressed by one of `ARCHIVE_METHODS`, at most
+    `MAX_DOCUMENT` bytes declared, and (over 1 MiB) at most `MAX_RATIO` times its
+    compressed size. `read_member` then holds each member to its declared size.
+    """
+    infos = archive.infolist()
+    if len(infos) > MAX_MEMBERS:
+        raise _archive_error(
+            shown,
+            f"holds {len(infos):,} members; an archive may hold at most {MAX_MEMBERS:,}",
+            "check that the file is the log the eval framework wrote",
+        )
+    total = sum(info.file_size for info in infos)
     if total > reading.MAX_DECOMPRESSED:
         raise too_big(
             shown, reading.MAX_DECOMPRESSED, "in its members (their declared sizes)"
         )
+    for info in infos:
+        where = f"member {reading.printable(info.filename)}"
+        if info.flag_bits & _ENCRYPTED:
+            raise _archive_error(
+                shown,
+                f"{where} is encrypted",
+                "give the log as the eval framework wrote it, without a password",
+            )
+        if info.compress_type not in ARCHIVE_METHODS:
+            raise _archive_error(
+                shown,
+                f"{where} uses compression method {info.compress_type}, not one of "
+                "stored, deflate, bzip2, LZMA or Zstandard",
+                "give the log as the eval framework wrote it",
+            )
+        if info.file_size > reading.MAX_DOCUMENT:
+            raise too_big(f"{shown}: {where}", reading.MAX_DOCUMENT, "(its declared size)")
+        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(
+            1, info.compress_size
+        ):
+            raise _archive_error(
+                shown,
+                f"{where} expands {info.file_size // max(1, info.compress_size):,} "
+                f"times, more than the {MAX_RATIO:,} a log can (a decompression bomb)",
+                "give the log as the eval framework wrote it",
+            )
+
+
+def read_member(archive: zipfile.ZipFile, name: str, shown: str) -> bytes:
+    """One member of a zip archive (checked by `check_archive`), read to its size.
+
+    The read stops one byte past the declared size (and `MAX_DOCUMENT`), whatever
+    the member holds; a damaged member (a bad CRC, corrupt LZMA or deflate data) is
+    an `InputError` naming it.
+    """
+    info = archive.getinfo(name)
+    limit = min(reading.MAX_DOCUMENT, info.file_size)
+    where = f"member {reading.printable(name)}"
+    if info.file_size > reading.MAX_DOCUMENT:
+        raise too_big(f"{shown}: {where}", reading.MAX_DOCUMENT, "(its declared size)")
+    try:
+        with archive.open(info) as member:
+            data = member.read(limit + 1)
+    except NotImplementedError:
+        raise InputError(
+            f"{where} uses a compression this Python cannot read",
+            file=shown,
+            fix="pip install backports.zstd (Python < 3.14 lacks Zstandard)",
+        ) from None
+    except RuntimeError as exc:  # zipfile: encrypted, or a password is needed
+        raise InputError(
+            f"{where} cannot be read ({short(str(exc), 80)})",
+            file=shown,
+            fix="give the log as the eval framework wrote it, without a password",
+        ) from None
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile) as exc:
+        raise InputError(
+            f"{where} is damaged ({exc.__class__.__name__}: {short(str(exc), 80)})",
+            file=shown,
+            fix="check that the log was copied whole",
+        ) from None
+    if len(data) > limit:
+        raise too_big(f"{shown}: {where}", limit)
+    return data
 
 
 def load_json(path: Path) -> Any:
@@ -109,22 +240,47 @@ def read_head(path: Path, size: int) -> bytes:
         ) from None
 
 
-def text_lines(path: Path) -> list[str]:
-    """The lines of the text file at `path` (optionally gzipped)."""
+def json_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank line of a JSON Lines file (or gzipped).
+
+    The file is read within `MAX_DOCUMENT`; each line is parsed, one at a time,
+    within the same budget as a whole document (`reading.parse_document`), so no
+    line can hold more containers or values than a document may.
+    """
+    shown = str(path)
     try:
-        return read_bounded(path).decode("utf-8-sig").splitlines()
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:
+        data = read_bounded(path)
+    except (OSError, EOFError, zlib.error) as exc:
         raise InputError(
             f"cannot be read: {exc.__class__.__name__}: {short(str(exc), 80)}",
-            file=str(path),
-            fix="check that the file exists, is complete and is UTF-8",
+            file=shown,
+            fix="check that the file exists and is complete",
         ) from None
+    data = data.removeprefix(reading.UTF8_BOM)
+    for number, raw in enumerate(io.BytesIO(data), 1):
+        if number > reading.MAX_LINES:
+            raise reading.too_many_lines(shown)
+        if raw.isspace():
+            continue
+        try:
+            yield number, parse_document(raw, shown, "line", number)
+        except ValueError:
+            raise InputError(
+                "is not valid JSON (or not UTF-8)",
+                file=shown,
+                line=number,
+                fix="check the file is whole",
+            ) from None
+
+
+def count(value: object) -> int | None:
+    """`value` when it is a positive integer (never a boolean) within `MAX_INTEGER`."""
+    if type(value) is int and 0 < value <= MAX_INTEGER:
+        return value
+    return None
 
 
 def unit_number(value: object) -> float | None:
-    """`value` as a float when it is a boolean or a finite number in [0, 1], else None."""
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)) and math.isfinite(value) and 0 <= value <= 1:
-        return float(value)
-    return None
+    """`value` as a float when it is a boolean or a number in [0, 1] (`finite_number`)."""
+    found = finite_number(value)
+    return found if found is not None and 0 <= found <= 1 else None

@@ -26,6 +26,7 @@ or a shared connection pool, so a busier CI runner does not read as a slower PR)
 
 from __future__ import annotations
 
+import lzma
 import re
 import zipfile
 import zlib
@@ -36,6 +37,8 @@ from typing import Any, cast
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     check_archive,
+    check_archive_file,
+    finite_number,
     load_json,
     read_member,
     short,
@@ -67,8 +70,15 @@ _FIX_RERUN = (
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    """Whether `head` (the first bytes of `path`) starts an Inspect log. Never raises."""
+    """Whether `head` (the first bytes of `path`) starts an Inspect log. Never raises.
+
+    An archive is an Inspect log only when it is named ``.eval``, as Inspect names
+    them: an archive renamed ``results.jsonl`` is no log, so a glob for record files
+    (``**/*.jsonl``) never opens an archive.
+    """
     if head.startswith(ZIP_MAGIC):
+        if not path.name.lower().endswith(".eval"):
+            return False
         if any(member in head for member in _MEMBERS):
             return True
         return _zip_has_log_members(path)
@@ -77,6 +87,7 @@ def sniff(path: Path, head: bytes) -> bool:
 
 def _zip_has_log_members(path: Path) -> bool:
     try:
+        check_archive_file(path, str(path))
         with zipfile.ZipFile(path) as archive:
             names = set(archive.namelist())
     except Exception:  # any failure here means "not an Inspect log"
@@ -133,6 +144,7 @@ def _archive_support() -> tuple[
         OSError,
         EOFError,
         zlib.error,
+        lzma.LZMAError,
         zipfile.BadZipFile,
     )
     try:  # Python < 3.14: a zipfile that reads Zstandard members
@@ -145,14 +157,7 @@ def _archive_support() -> tuple[
 
 
 def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
-    try:
-        data = read_member(archive, name, shown)
-    except NotImplementedError:
-        raise InputError(
-            f"member {name} uses a compression this Python cannot read",
-            file=shown,
-            fix="pip install backports.zstd (Python < 3.14 lacks Zstandard)",
-        ) from None
+    data = read_member(archive, name, shown)
     try:
         return parse_document(data, shown, f"member {name}")
     except ValueError as exc:
@@ -163,9 +168,41 @@ def _member(archive: zipfile.ZipFile, name: str, shown: str) -> Any:
         ) from None
 
 
+def _slim(sample: Any) -> Any:
+    """What `_runs` reads of one sample: id, epoch, score values, error, usage, time."""
+    if not isinstance(sample, dict):
+        return sample
+    slim = {
+        key: sample[key]
+        for key in ("id", "epoch", "working_time", "total_time")
+        if key in sample
+    }
+    usage = sample.get("model_usage")
+    if isinstance(usage, dict):
+        slim["model_usage"] = {
+            name: {"total_tokens": u.get("total_tokens")} if isinstance(u, dict) else u
+            for name, u in usage.items()
+        }
+    scores = sample.get("scores")
+    if isinstance(scores, dict):
+        slim["scores"] = {
+            name: {"value": entry.get("value")} if isinstance(entry, dict) else entry
+            for name, entry in scores.items()
+        }
+    else:
+        slim["scores"] = scores
+    error = sample.get("error")
+    if isinstance(error, dict):
+        error = error.get("message")
+    if error is not None:
+        slim["error"] = error if not isinstance(error, str) else error[:200]
+    return slim
+
+
 def _read_eval_archive(path: Path) -> tuple[Any, Any]:
     shown = str(path)
     opener, damaged = _archive_support()
+    check_archive_file(path, shown)
     try:
         with opener(path) as archive:
             check_archive(archive, shown)
@@ -179,9 +216,9 @@ def _read_eval_archive(path: Path) -> tuple[Any, Any]:
             header = _member(archive, "header.json", shown)
             if "summaries.json" in names:
                 samples = _member(archive, "summaries.json", shown)
-            else:
+            else:  # one member at a time, only what is scored kept of each
                 samples = [
-                    _member(archive, name, shown)
+                    _slim(_member(archive, name, shown))
                     for name in sorted(names)
                     if name.startswith("samples/") and name.endswith(".json")
                 ]
@@ -345,9 +382,8 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
 
 
 def _seconds(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value) if 0 <= value < float("inf") else None
+    found = None if isinstance(value, bool) else finite_number(value)
+    return found if found is not None and found >= 0 else None
 
 
 def _extras(sample: dict[str, Any], scores: dict[str, Any], others: list[str]) -> Any:

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import load_json, read_head, short
+from leaderboard.inputs.frameworks._common import (
+    count,
+    finite_number,
+    load_json,
+    read_head,
+    short,
+)
 from leaderboard.inputs.frameworks.metrics import (
     LOWER_IS_BETTER,
     Notes,
@@ -208,9 +214,9 @@ class Results:
         """The task's number of documents (``n-samples``), for item weighting."""
         entry = self.counts.get(task)
         for field in ("effective", "original"):
-            count = entry.get(field) if isinstance(entry, dict) else None
-            if isinstance(count, int) and not isinstance(count, bool) and count > 0:
-                return count
+            found = count(entry.get(field)) if isinstance(entry, dict) else None
+            if found is not None:
+                return found
         raise InputError(
             f"task {task!r} has no document count (`n-samples`), which task-weights: "
             "items needs",
@@ -312,8 +318,9 @@ def _tell_group_means(
         entry = info.results.get(group)
         if len(keys) != 1 or not isinstance(entry, dict):
             continue
-        headline = entry.get(next(iter(keys)))
-        if isinstance(headline, bool) or not isinstance(headline, (int, float)):
+        value = entry.get(next(iter(keys)))
+        headline = None if isinstance(value, bool) else finite_number(value)
+        if headline is None:
             continue
         equal = sum(chosen[t][1] for t in leaves) / len(leaves)
         if abs(equal - headline) > 5e-7:

@@ -18,18 +18,18 @@ the same metric and filter, so that samples and results files name the same task
 from __future__ import annotations
 
 import glob
-import json
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
+    json_lines,
     load_json,
     read_head,
     short,
-    text_lines,
 )
 from leaderboard.inputs.frameworks.lm_eval import (
     FIX_SAMPLES,
@@ -44,9 +44,21 @@ from leaderboard.inputs.records import EvalRun
 
 
 def _results_beside(path: Path, date: str | None) -> Path | None:
-    """The results file of the same run: ``*_<date>.json``, or 0.4.2's results.json."""
+    """The results file of the same run: ``*_<date>.json``, or 0.4.2's results.json.
+
+    Confined like the files given: a candidate that is a link, or whose real path is
+    not in the samples file's own (real) folder, is refused before it is opened, so
+    a link cannot make the reader publish a file from outside the workspace.
+    """
     pattern = "results.json" if date is None else f"*_{glob.escape(date)}.json"
+    folder = os.path.realpath(path.parent)
     for candidate in sorted(path.parent.glob(pattern)):
+        if candidate.is_symlink() or os.path.dirname(os.path.realpath(candidate)) != folder:
+            raise InputError(
+                f"has a results file beside it that links elsewhere ({candidate.name})",
+                file=str(path),
+                fix="copy the results file beside the samples file instead of linking it",
+            )
         if RESULTS_HEAD.match(read_head(candidate, 4096).removeprefix(UTF8_BOM)):
             return candidate
     return None
@@ -62,29 +74,17 @@ def _task_of(name: str, info: Results) -> str | None:
 
 def _documents(path: Path, shown: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line or record number, document) of a JSON Lines or JSON-array file."""
+    rows: Iterable[tuple[int, Any]]
     if read_head(path, 64).lstrip().startswith(b"["):  # 0.4.2 wrote arrays as .jsonl
         data = load_json(path)
         if not isinstance(data, list):
             raise InputError(
                 "is not a JSON array of documents", file=shown, fix=FIX_SAMPLES
             )
-        rows: Any = enumerate(data, 1)
-    else:
-        rows = enumerate(text_lines(path), 1)
-    for number, row in rows:
-        doc = row
-        if isinstance(row, str):
-            if not row.strip():
-                continue
-            try:
-                doc = json.loads(row)
-            except (ValueError, RecursionError):  # deep nesting too
-                raise InputError(
-                    "is not valid JSON",
-                    file=shown,
-                    line=number,
-                    fix="check the file is whole",
-                ) from None
+        rows = enumerate(data, 1)
+    else:  # one line at a time, each within a document's budget
+        rows = json_lines(path)
+    for number, doc in rows:
         if not isinstance(doc, dict):
             raise InputError("is not a JSON object", file=shown, line=number)
         yield number, doc

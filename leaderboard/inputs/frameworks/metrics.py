@@ -22,13 +22,12 @@ and kind as a `FormatWarning`.
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning
+from leaderboard.inputs.frameworks._common import FormatWarning, finite_number
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
 TASK_WEIGHTS = ("equal", "items")
@@ -167,17 +166,19 @@ def known_range(metric: str, task: str = "") -> tuple[float, float] | None:
 def to_unit(value: object, scale: tuple[float, float] | None) -> float | None:
     """`value` mapped onto [0, 1] from `scale` (None: already [0, 1]).
 
-    Booleans are 0/1. Returns None for a non-number, a non-finite number, or a value
-    outside the scale (the caller names the metric and leaves the task out).
+    Booleans are 0/1. Returns None for what `finite_number` refuses (a non-number, a
+    non-finite number, an integer of hundreds of digits), or a value outside the
+    scale (the caller names the metric and leaves the task out).
     """
-    if isinstance(value, bool):
-        return float(value)
-    if not isinstance(value, (int, float)) or not math.isfinite(value):
+    found = finite_number(value)
+    if found is None:
         return None
+    if value is True or value is False:
+        return found
     low, high = scale if scale is not None else (0.0, 1.0)
-    if not low <= value <= high:
+    if not low <= found <= high:
         return None
-    return (float(value) - low) / (high - low)
+    return (found - low) / (high - low)
 
 
 class Notes:

@@ -36,13 +36,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import load_json, short, text_lines
+from leaderboard.inputs.frameworks._common import (
+    finite_number,
+    json_lines,
+    load_json,
+    short,
+)
 from leaderboard.inputs.frameworks.metrics import (
     Notes,
     ReadOptions,
@@ -76,21 +81,9 @@ def sniff(head: bytes) -> bool:
     return first.lstrip().startswith(b"{") and all(key in first for key in _ROW_KEYS)
 
 
-def _rows(path: Path, shown: str) -> list[tuple[int, Any]]:
+def _rows(path: Path, shown: str) -> Iterable[tuple[int, Any]]:
     if path.name.endswith((".jsonl", ".jsonl.gz")):
-        rows: list[tuple[int, Any]] = []
-        for number, line in enumerate(text_lines(path), 1):
-            if line.strip():
-                try:
-                    rows.append((number, json.loads(line)))
-                except (ValueError, RecursionError):  # deep nesting too
-                    raise InputError(
-                        "is not valid JSON",
-                        file=shown,
-                        line=number,
-                        fix="check the file is whole",
-                    ) from None
-        return rows
+        return json_lines(path)  # one row at a time, each within a document's budget
     data = load_json(path)
     results = data.get("results") if isinstance(data, dict) else None
     if isinstance(data, dict) and "_resultsLoaded" in data:
@@ -229,11 +222,10 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
 
 
 def _measure(value: object, scale: float = 1.0) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    found = None if isinstance(value, bool) else finite_number(value)
+    if found is None or found < 0:
         return None
-    if not math.isfinite(value) or value < 0:
-        return None
-    return float(value) / scale
+    return found / scale
 
 
 def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
