@@ -4,7 +4,8 @@
 #   (which Ubuntu lacks);
 # - the comment's layout tests (tests/render/test_render_layout.py): a Chromium and the
 #   fonts whose widths stand in for GitHub's (fonts-liberation: Arial's metrics;
-#   fonts-noto-color-emoji: 🔴 and ⚠️ in colour, at their real width).
+#   fonts-noto-color-emoji: 🔴 and ⚠️ in colour, at their real width);
+# - GNU time, for the peak memory of the hostile-input tests.
 # Elsewhere those tests skip and say why. `make tools` runs this.
 set -euo pipefail
 need=()
@@ -13,6 +14,9 @@ for tool in podman buildah debootstrap; do
 done
 # debootstrap checks the Debian release's signature with this keyring.
 [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || need+=(debian-archive-keyring)
+# GNU time: the hostile-input tests measure each child's own peak memory through it
+# (tests/measure.py); a child reaped straight from pytest reports pytest's peak.
+[ -x /usr/bin/time ] || need+=(time)
 # Any Chromium will do (Playwright drives it by path). Debian's package is a real
 # browser; Ubuntu's `chromium` is a snap wrapper that cannot run in a container, so
 # there we rely on one already present (GitHub's Ubuntu runners ship one).

@@ -3,22 +3,19 @@
 Each case of `make_fixtures.BOMBS` is written at test time (none is committed) and run
 as ``python -m leaderboard report FILE`` in its own process: exit 2, one line on
 stderr naming the file and the limit, no traceback, and a peak resident set size
-(``ru_maxrss`` of that child, from ``os.wait4``) under `RSS_BOUND`. Before the caps,
+(of that child alone, through ``/usr/bin/time``) under `RSS_BOUND`. Before the caps,
 these exited 3 or were killed: ~25 GB of dicts for the ``.json.gz``, a whole
 decompressed Inspect log, an 8 GiB header, ~7 GB of replicates for 300 models.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures import make_fixtures
+from tests.measure import run_measured
 
 #: Peak memory every case must stay under (measured: 76 to 386 MiB; a runner has 7 GB).
 RSS_BOUND = 512 * 2**20
@@ -50,25 +47,13 @@ def test_bomb__refused_with_one_line_under_the_memory_bound(
 
 
 def _run_measured(path: Path) -> tuple[int, str, str, int, float]:
-    """Like `_run`, reaping the child with `os.wait4` to read its own peak RSS."""
-    start = time.perf_counter()
-    with subprocess.Popen(
-        [sys.executable, "-m", "leaderboard", "report", str(path), "--resamples", "1000"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
-    ) as child:
-        assert child.stdout is not None
-        assert child.stderr is not None
-        out = child.stdout.read()
-        err = child.stderr.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-    return (
-        child.returncode,
-        out.decode(),
-        err.decode(),
-        usage.ru_maxrss * 1024,  # KiB on Linux
-        time.perf_counter() - start,
+    """Like `_run`, in a child measured by `tests.measure.run_measured`.
+
+    Through ``/usr/bin/time``: a child reaped with ``os.wait4`` straight from this
+    pytest worker reports the worker's own peak as its ``ru_maxrss`` (measured: 590 MiB
+    for every case once the worker had run the large-input tests), not the child's.
+    """
+    m = run_measured(
+        ["-m", "leaderboard", "report", str(path), "--resamples", "1000"], cwd=ROOT
     )
+    return m.code, m.out, m.err, m.rss, m.seconds
