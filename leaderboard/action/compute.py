@@ -7,7 +7,12 @@ this module only hands them what the shell found.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from leaderboard.action.anchor import find_anchor
 from leaderboard.action.baseline import Choice, read_runs
+from leaderboard.action.gitdata import Api
 from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun
@@ -29,14 +34,33 @@ def compute_report(settings: Settings, choice: Choice | None = None) -> Report:
 
 
 def report_and_runs(
-    settings: Settings, choice: Choice | None, log: Log | None = None
+    settings: Settings,
+    choice: Choice | None,
+    log: Log | None = None,
+    *,
+    event: Mapping[str, Any] | None = None,
+    api: Api | None = None,
 ) -> tuple[Report, list[EvalRun]]:
     """The report and the records it was built from (a push stores them).
 
-    With `log`, the loader's "read FILE: N records" lines go to the runner log.
+    With `log`, the loader's "read FILE: N records" lines go to the runner log. With
+    `event` and `api` too, the ``anchor`` input's run is read from the kept history
+    (`leaderboard.action.anchor`) and every model is also gated against it.
     """
     with loader_lines(log):
         runs, notes = read_runs(settings, settings.results)
+    found = (
+        find_anchor(settings, event, api, log)
+        if event is not None and api is not None and log is not None
+        else None
+    )
+    anchor: dict[str, Any] = {}  # build_report's anchor arguments, as the CLI gives them
+    if found is not None and found.runs is not None:
+        anchor = {
+            "anchor_runs": found.runs,
+            "anchor_margin": settings.anchor_margin,
+            "anchor_label": found.label,
+        }
     second = choice is not None and choice.runs is not None
     # `candidates` narrow a gate; with history-branch there is none on a push, or when
     # no kept run could be read.
@@ -55,8 +79,10 @@ def report_and_runs(
         baseline_run=choice.run if choice is not None and second else None,
         baseline_missing=choice.note if choice is not None else None,
         baseline_map=dict(settings.baseline_map) if second else None,
+        **anchor,
     )
-    warnings = [*notes, *(choice.notes if choice else ()), *report.warnings]
+    missing = [found.note] if found is not None and found.note else []
+    warnings = [*notes, *(choice.notes if choice else ()), *missing, *report.warnings]
     report = report.model_copy(update={"warnings": list(dict.fromkeys(warnings))})
     return report, runs
 

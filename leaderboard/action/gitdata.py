@@ -13,6 +13,7 @@ request                                    used for                 permission
 ``GET git/trees/{sha}?recursive=1``        the files stored         ``contents: read``
 ``GET contents/{path}?ref=``               a stored file            ``contents: read``
 ``GET pulls/{number}``                     base (workflow_run)      ``pull-requests: read``
+``GET commits/{ref}``                      the ``anchor``'s commit  ``contents: read``
 ``GET git/blobs/{sha}``                    a file over 1 MB         ``contents: read``
 ``POST git/blobs``, ``git/trees``,         a new commit             ``contents: write``
 ``git/commits``
@@ -204,6 +205,23 @@ class GitData:
         if not isinstance(ref, str) or not ref:
             raise GitDataError("read the pull request's base", 0, "an answer without base")
         return _sha(_get(base, "sha"), "read the pull request's base"), ref
+
+    def resolve(self, ref: str) -> str | None:
+        """The commit a sha (7 to 40 hex digits), tag or branch names; None if none.
+
+        ``GET commits/{ref}`` peels an annotated tag to its commit. GitHub answers an
+        unknown ref with 404, or 422 "No commit found for SHA"; both are None.
+        """
+        what = f"resolve {ref!r}"
+        try:
+            data = self._json("GET", f"commits/{quote(ref)}", what)
+        except GitDataError as exc:
+            if exc.status in (404, 422):
+                return None
+            if exc.status == 409:
+                raise EmptyRepository(exc.what, exc.status, exc.message) from None
+            raise
+        return _sha(_get(data, "sha"), what)
 
     # -- writing -------------------------------------------------------------------------
     def create_blob(self, content: bytes) -> str:

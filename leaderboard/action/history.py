@@ -376,10 +376,11 @@ class History:
             return IndexRead([], [])
         return parse_index(raw, where)
 
-    def find(self, base: str) -> Found | None:
+    def find(self, base: str, *, walk: int = WALK_LIMIT) -> Found | None:
         """The run stored for ``base`` or its nearest stored first-parent ancestor.
 
-        Walks ``parents[0]`` from ``base`` for at most `WALK_LIMIT` commits. None when
+        Walks ``parents[0]`` from ``base`` for at most `walk` commits (0: the run of
+        ``base`` itself, as the ``anchor`` input asks). None when
         nothing is stored (no branch, an empty repository, an empty index) or no stored
         run lies on the walk.
 
@@ -397,7 +398,7 @@ class History:
         if read.blind:  # the base's own run may be the one that cannot be read
             raise HistoryUnreadable("; ".join(read.problems[:3]))
         stored = {r.commit: r for r in read.runs}
-        walked = self._walk(base, stored, read.unreadable)
+        walked = self._walk(base, stored, read.unreadable, walk)
         if walked is None:
             if read.damaged:  # the run may be among the entries that cannot be read
                 raise HistoryUnreadable("; ".join(read.problems[:3]))
@@ -417,7 +418,11 @@ class History:
         return Found(run, _decode_records(raw, sha), behind)
 
     def _walk(
-        self, base: str, stored: dict[str, StoredRun], unreadable: frozenset[str]
+        self,
+        base: str,
+        stored: dict[str, StoredRun],
+        unreadable: frozenset[str],
+        limit: int,
     ) -> tuple[str, int] | None:
         """The first stored commit on ``base``'s first-parent walk, and its distance.
 
@@ -430,7 +435,7 @@ class History:
         while sha not in stored:
             if sha in unreadable:
                 return None
-            if behind >= WALK_LIMIT:
+            if behind >= limit:
                 return None
             try:
                 _, parents = self.api.commit(sha)

@@ -106,7 +106,7 @@ def run(
             computed = compute(settings)
         else:
             choice = choose_baseline(settings, event, git, log)
-            computed, runs = report_and_runs(settings, choice, log)
+            computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
         report = redacted(computed, log)
         label = settings.accept_label if report.gate.regressed else None  # read now
         accepted = read_acceptance(statuses, target, label, log)

@@ -252,6 +252,22 @@ def parse_branch(name: str, raw: str) -> str | None:
     return raw
 
 
+def parse_anchor(name: str, raw: str) -> str | None:
+    """Parse ``anchor``: empty (off), a commit sha (7 to 40 hex digits), or a tag or ref.
+
+    A ref is spelled as a branch name is (`parse_branch`): ``v1.2``, ``refs/tags/v1``.
+    """
+    if raw == "":
+        return None
+    try:
+        return parse_branch(name, raw)
+    except UsageError:
+        raise UsageError(
+            f"{name}: must be a commit sha (7 to 40 hex digits) or a tag such as v1.2 "
+            f"(letters, digits, . _ - /; no '..', no trailing / or .lock), got {raw!r}"
+        ) from None
+
+
 def parse_label(name: str, raw: str) -> str | None:
     """Parse ``baseline-label``: empty (the default label) or a short one-line label."""
     return None if raw == "" else parse_header(name, raw)
@@ -316,6 +332,8 @@ INPUTS: tuple[Input, ...] = (
     Input("accept-label", DEFAULT_ACCEPT_LABEL, parse_accept_label),
     Input("baseline-map", "", parse_baseline_map_input),
     Input("fail-on-undetermined", "false", parse_bool),
+    Input("anchor", "", parse_anchor),
+    Input("anchor-margin", "0", parse_margin),
 )
 
 
@@ -355,6 +373,8 @@ class Settings:
     accept_label: str | None = DEFAULT_ACCEPT_LABEL
     baseline_map: tuple[tuple[str, str], ...] = ()  # (NEW, OLD) pairs, sorted
     fail_on_undetermined: bool = False
+    anchor: str | None = None  # a commit or tag whose run on history-branch is the anchor
+    anchor_margin: float = 0.0
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"
@@ -421,6 +441,13 @@ class Settings:
                 "candidates: given without a baseline (set `baseline` to the model "
                 "the candidates are gated against)"
             )
+        if values["anchor"] is not None and values["history_branch"] is None:
+            if not lenient:
+                raise UsageError(
+                    "anchor: names a run kept on history-branch, which is not set (set "
+                    "history-branch to the branch that keeps the runs, or drop anchor)"
+                )
+            values["anchor"] = None
         workspace = Path(env.get("GITHUB_WORKSPACE") or ".")
         values["results"] = tuple(_join(workspace, p) for p in values["results"])
         values["baseline_results"] = tuple(

@@ -368,3 +368,33 @@ def test_settings__baseline_results_with_baseline__refused_naming_which_to_use()
                 "INPUT_BASELINE-RESULTS": "b.jsonl",
             }
         )
+
+
+def test_from_env__anchor__off_by_default_sha_or_tag_with_history_branch() -> None:
+    s = Settings.from_env(env())
+    assert s.anchor is None
+    assert s.anchor_margin == 0.0
+    for anchor in ("v1.2", "refs/tags/v1", "1a2b3c4", "a" * 40):
+        s = Settings.from_env(
+            env(anchor=anchor, anchor_margin="0.03", history_branch="lb-history")
+        )
+        assert s.anchor == anchor
+        assert s.anchor_margin == 0.03
+
+
+@pytest.mark.parametrize("bad", ["v1..2", "-v1", "v1.lock", "tags/", "v 1", "v1~1"])
+def test_from_env__anchor__not_a_ref_names_the_input(bad: str) -> None:
+    with pytest.raises(UsageError, match=r"^anchor: must be a commit sha .* got "):
+        Settings.from_env(env(anchor=bad, history_branch="lb-history"))
+
+
+def test_from_env__anchor_without_history_branch__usage_error() -> None:
+    with pytest.raises(UsageError, match=r"^anchor: .*history-branch.*not set"):
+        Settings.from_env(env(anchor="v1"))
+    assert Settings.from_env(env(anchor="v1"), lenient=True).anchor is None
+
+
+@pytest.mark.parametrize("bad", ["-0.1", "1", "x", "nan"])
+def test_from_env__anchor_margin__out_of_range_names_the_input(bad: str) -> None:
+    with pytest.raises(UsageError, match=r"^anchor-margin: must be"):
+        Settings.from_env(env(anchor="v1", anchor_margin=bad, history_branch="h"))

@@ -18,6 +18,9 @@ GitHub's REST documentation, with the error bodies the live API gives
   ``POST/GET git/trees`` (``base_tree``, nested paths, ``sha: null`` deletes and is
   an error for a path that does not exist, ``recursive`` on whatever its value),
   ``POST/GET git/commits`` (parents in order; no parents: a root commit);
+- ``GET commits/{ref}``: the commit (its ``sha``, ``commit``, ``parents``) a full or
+  unique short sha, a branch or a tag names (an annotated tag peeled); 404 for a ref
+  that names no commit, 409 on an empty repository;
 - ``GET contents/{path}?ref=``: a file (base64 ``content`` up to 1 MB; from 1 MB on,
   ``content`` empty and ``encoding: "none"``), a directory (a list), 404 for a missing
   path or ref; the default branch without ``ref``.
@@ -56,6 +59,8 @@ GIT_ROUTES: tuple[tuple[str, str, str], ...] = (
     ("GET", _REPO + r"/git/trees/(?P<sha>[^/]+)", "git_get_tree"),
     ("POST", _REPO + r"/git/commits", "git_create_commit"),
     ("GET", _REPO + r"/git/commits/(?P<sha>[0-9a-f]{40})", "git_get_commit"),
+    # not ``commits/{ref}/status(es)``: those are the statuses' routes
+    ("GET", _REPO + r"/commits/(?P<ref>(?!.*/status(?:es)?$).+)", "git_get_ref_commit"),
     ("GET", _REPO + r"/contents/(?P<path>.*)", "get_contents"),
     ("GET", _REPO + r"/contents", "get_contents"),
 )
@@ -103,6 +108,11 @@ class GitData:
             sha = self._commit(message, tree, [parent] if parent else [])
             self.refs[f"refs/heads/{branch}"] = sha
             return sha
+
+    def tag(self, name: str, sha: str) -> None:
+        """A lightweight tag ``refs/tags/<name>`` on ``sha``."""
+        with self.lock:
+            self.refs[f"refs/tags/{name}"] = sha
 
     def merge(self, branch: str, other: str, message: str = "merge") -> str:
         """A merge commit on ``branch``: first parent its head, second ``other``."""
@@ -456,6 +466,29 @@ class GitData:
         if sha not in self.commits:
             return error_answer(404, "Not Found")
         return 200, {}, self._commit_json(sha)
+
+    def do_git_get_ref_commit(self, call: Call) -> Answer:
+        if not self.refs:
+            return error_answer(409, EMPTY)
+        ref = unquote(call.args["ref"])
+        sha = self._resolve(ref)
+        if sha is None and 7 <= len(ref) < 40 and all(c in "0123456789abcdef" for c in ref):
+            unique = [c for c in self.commits if c.startswith(ref)]
+            sha = unique[0] if len(unique) == 1 else None
+        if sha is None or sha not in self.commits:
+            return error_answer(404, "Not Found")
+        c = self._commit_json(sha)
+        return (
+            200,
+            {},
+            {
+                "sha": sha,
+                "node_id": c["node_id"],
+                "commit": {k: c[k] for k in ("author", "committer", "message", "tree")},
+                "url": f"{self.api}/commits/{sha}",
+                "parents": [{"sha": p["sha"], "url": p["url"]} for p in c["parents"]],
+            },
+        )
 
     def do_get_contents(self, call: Call) -> Answer:
         if not self.refs:

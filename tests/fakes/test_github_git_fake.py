@@ -312,3 +312,31 @@ def test_git_fake__altered_fault__the_real_answer_edited_once_then_served_plain(
     again = call(github_api, "GET", f"/git/trees/{tree}", params={"recursive": "1"})
     assert again.json()["truncated"] is False  # one fault, used once
     assert [r.status for r in github_api.calls("git_get_tree")] == [200, 200]
+
+
+def test_git_fake__commit_of_a_ref__sha_short_sha_branch_tag_404_unknown(
+    github_api: FakeGitHub,
+) -> None:
+    git = github_api.git
+    first = git.commit_files("main", {"a.txt": b"1"})
+    second = git.commit_files("main", {"a.txt": b"2"})
+    git.tag("v1", first)
+    for ref, sha in (
+        (first, first),
+        (first[:7], first),
+        ("main", second),
+        ("v1", first),
+        ("refs/tags/v1", first),
+    ):
+        answer = call(github_api, "GET", f"/commits/{ref}")
+        assert answer.status_code == 200, (ref, answer.text)
+        data = answer.json()
+        assert data["sha"] == sha
+        assert data["commit"]["tree"]["sha"] == git.commits[sha]["tree"]
+        assert [p["sha"] for p in data["parents"]] == git.commits[sha]["parents"]
+    for ref in ("v9", "0" * 40, "deadbee"):
+        answer = call(github_api, "GET", f"/commits/{ref}")
+        assert answer.status_code == 404, ref
+        assert answer.json()["message"] == "Not Found"
+    # the statuses' routes under commits/{ref} are still theirs
+    assert call(github_api, "GET", f"/commits/{first}/status").json()["sha"] == first
