@@ -25,19 +25,18 @@ How one `GitHubCommenter.upsert` goes:
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-import requests
-from github import Auth, BadAttributeException, Github, GithubException
+from github import Github
 from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from leaderboard.action.retry import Failure, Retrier, classify
+from leaderboard.action.pygithub import UNEXPECTED, attempt, is_repository, open_client
+from leaderboard.action.retry import Failure, Retrier
 from leaderboard.action.sticky import (
     MAX_COMMENT_CHARS,
     Stamp,
@@ -53,9 +52,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BOT_LOGIN = "github-actions[bot]"
 _ROUNDS = 4
 T = TypeVar("T")
-# What PyGithub raises when an answer is not the JSON it expects (an HTML page from a
-# proxy, a truncated body, a field of the wrong type): the answer cannot be read.
-_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, BadAttributeException)
 
 
 class CommentError(Exception):
@@ -181,20 +177,12 @@ class GitHubCommenter:
                 f"{where}: the comment has {len(text):,} characters, over GitHub's "
                 f"limit of {MAX_COMMENT_CHARS:,}"
             )
-        if not re.fullmatch(r"[\w.-]+/[\w.-]+", self._repository):
+        if not is_repository(self._repository):
             raise CommentError(f"repository {self._repository!r} is not owner/name")
         self.retrier.reset()
         try:
-            with Github(
-                base_url=self._api_url,
-                auth=Auth.Token(self._token),
-                timeout=self._timeout,
-                user_agent="leaderboard-action",
-                per_page=100,
-                retry=None,
-                seconds_between_requests=None,
-                seconds_between_writes=None,
-                lazy=True,
+            with open_client(
+                api_url=self._api_url, token=self._token, timeout=self._timeout
             ) as gh:
                 run = _Run(self, gh.get_repo(self._repository), pr_number, header)
                 run.me = self._identity(gh)
@@ -203,7 +191,7 @@ class GitHubCommenter:
                 return run.upsert(text, stamp)
         except Failure as failure:
             raise CommentError(self._scrub(f"{where}: {_explain(failure)}")) from None
-        except (GithubException, requests.RequestException, OSError, *_UNREADABLE) as exc:
+        except UNEXPECTED as exc:
             # A lazy attribute read outside `_call` (PyGithub completes objects on
             # demand): still only a comment that could not be posted, never a crash
             # that would hide the gate's exit status.
@@ -229,21 +217,10 @@ class GitHubCommenter:
     def _call(self, what: str, request: Callable[[], T], *, retry: bool = True) -> T:
         """Run one PyGithub call; its failures become `Failure`s, retried if transient."""
 
-        def attempt() -> T:
-            try:
-                return request()
-            except GithubException as exc:
-                raise classify(
-                    what, exc.status, exc.headers, exc.data, self._clock()
-                ) from None
-            except (requests.RequestException, OSError) as exc:
-                reason = f"connection failed ({type(exc).__name__})"
-                raise Failure(what, 0, reason, transient=True) from None
-            except _UNREADABLE as exc:
-                reason = f"an answer that could not be read ({type(exc).__name__})"
-                raise Failure(what, 0, reason, transient=False) from None
+        def once() -> T:
+            return attempt(what, request, self._clock)
 
-        return self.retrier.call(attempt, retry=retry)
+        return self.retrier.call(once, retry=retry)
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._token, "***") if self._token else text

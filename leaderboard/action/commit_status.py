@@ -14,21 +14,19 @@ the command line never loads PyGithub. Two requests matter:
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
-import requests
-from github import Auth, BadAttributeException, Github, GithubException
+from github import Github
 
-from leaderboard.action.retry import Failure, Retrier, classify
+from leaderboard.action.pygithub import UNEXPECTED, attempt, is_repository, open_client
+from leaderboard.action.retry import Failure, Retrier
 from leaderboard.action.status import StatusPlan
 
 __all__ = ["GitHubStatuses", "StatusError"]
 
 T = TypeVar("T")
-_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, BadAttributeException)
 
 
 class StatusError(Exception):
@@ -127,22 +125,18 @@ class GitHubStatuses:
         return self._run(f"read the head commit of #{pr_number}", read)
 
     def _run(self, what: str, request: Callable[[Github], T]) -> T:
-        if not re.fullmatch(r"[\w.-]+/[\w.-]+", self._repository):
+        if not is_repository(self._repository):
             raise StatusError(f"repository {self._repository!r} is not owner/name")
         self.retrier.reset()
         try:
-            with Github(
-                base_url=self._api_url,
-                auth=Auth.Token(self._token),
-                timeout=self._timeout,
-                user_agent="leaderboard-action",
-                per_page=100,
-                retry=None,
-                seconds_between_requests=None,
-                seconds_between_writes=None,
-                lazy=True,
+            with open_client(
+                api_url=self._api_url, token=self._token, timeout=self._timeout
             ) as gh:
-                return self.retrier.call(lambda: self._attempt(what, request, gh))
+                return self.retrier.call(
+                    lambda: attempt(
+                        what, lambda: request(gh), self._clock, unreadable=False
+                    )
+                )
         except Failure as failure:
             said = f"{failure.status} {failure.reason}".strip() if failure.status else ""
             why = said or failure.reason
@@ -150,19 +144,10 @@ class GitHubStatuses:
             raise StatusError(
                 self._scrub(f"could not {what}: {why}{tail}"), failure.status
             ) from None
-        except (GithubException, requests.RequestException, OSError, *_UNREADABLE) as exc:
+        except UNEXPECTED as exc:
             raise StatusError(
                 self._scrub(f"could not {what}: unexpected answer ({type(exc).__name__})")
             ) from None
-
-    def _attempt(self, what: str, request: Callable[[Github], T], gh: Github) -> T:
-        try:
-            return request(gh)
-        except GithubException as exc:
-            raise classify(what, exc.status, exc.headers, exc.data, self._clock()) from None
-        except (requests.RequestException, OSError) as exc:
-            reason = f"connection failed ({type(exc).__name__})"
-            raise Failure(what, 0, reason, transient=True) from None
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._token, "***") if self._token else text
