@@ -3,13 +3,16 @@
 `Repo` puts a default branch with a first-parent history into the fake GitHub; `act`
 runs the action in-process (`leaderboard.action.job.run`, the real Git Data client and
 commenter talking HTTP to the fake) for a push or a pull request, and returns what a
-workflow would see.
+workflow would see; `push_run` and `pr_run` are `act` for a push of a commit to
+``main`` and a pull request onto a base commit. `damage` rewrites kept files on the
+history branch.
 """
 
 from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -134,3 +137,56 @@ def act(
     report_path = ws / "leaderboard-report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {}
     return Outcome(code, out.getvalue(), summary, report)
+
+
+def push_run(
+    tmp_path: Path,
+    fake: FakeGitHub,
+    sha: str,
+    *,
+    results: str | None = None,
+    event: dict[str, Any] | None = None,
+    **inputs: str,
+) -> Outcome:
+    """`act` for a push of `sha` (`records()` unless `results` is given).
+
+    The event is `push_event` of `sha` (to ``main``) unless `event` is given.
+    """
+    return act(
+        tmp_path,
+        fake,
+        event_name="push",
+        event=push_event(sha) if event is None else event,
+        results=records() if results is None else results,
+        sha=sha,
+        **inputs,
+    )
+
+
+def pr_run(
+    tmp_path: Path,
+    fake: FakeGitHub,
+    base: str,
+    *,
+    results: str | None = None,
+    **inputs: str,
+) -> Outcome:
+    """`act` for pull request #7 onto `base` (`records()` unless `results` is given)."""
+    return act(
+        tmp_path,
+        fake,
+        event_name="pull_request",
+        event=pr_event(base),
+        results=records() if results is None else results,
+        **inputs,
+    )
+
+
+def damage(
+    fake: FakeGitHub, path: str, change: Callable[[bytes], bytes]
+) -> dict[str, bytes]:
+    """Commit `change` of the kept file `path` on the history branch; the tree back."""
+    kept = fake.git.files(HISTORY)
+    kept[path] = change(kept[path])
+    fake.git.commit_files(HISTORY, kept)
+    return kept

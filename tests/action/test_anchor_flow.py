@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.action.history_support import HISTORY, Repo, act, pr_event, push_event
+from tests.action.history_support import HISTORY, Repo, pr_run, push_run
 from tests.conftest import make_runs
 from tests.fakes.github_api import FakeGitHub
 
@@ -44,12 +44,8 @@ def _three_pushes(tmp_path: Path, github_api: FakeGitHub) -> tuple[str, str]:
     base = x
     for step in range(3):
         base = x if step == 0 else repo.commit()
-        push = act(
-            tmp_path,
-            github_api,
-            event_name="push",
-            event=push_event(base),
-            results=drifted(0.03 * step, noise=step),
+        push = push_run(
+            tmp_path, github_api, base, results=drifted(0.03 * step, noise=step)
         )
         assert push.code == 0, push.log
     return x, base
@@ -59,11 +55,10 @@ def test_anchor__tagged_run__scope_anchor_comparison_regresses_beyond_the_margin
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     x, base = _three_pushes(tmp_path, github_api)
-    pr = act(
+    pr = pr_run(
         tmp_path,
         github_api,
-        event_name="pull_request",
-        event=pr_event(base),
+        base,
         results=drifted(0.08, noise=9),
         anchor="v1",
         anchor_margin="0.03",
@@ -81,13 +76,7 @@ def test_anchor__tagged_run__scope_anchor_comparison_regresses_beyond_the_margin
     assert f"anchor: gated against the run of {x[:7]}" in pr.log
 
     # The same pull request without the anchor passes: the drop since the base is noise.
-    plain = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(base),
-        results=drifted(0.08, noise=9),
-    )
+    plain = pr_run(tmp_path, github_api, base, results=drifted(0.08, noise=9))
     assert plain.code == 0, plain.log
     assert all(c["scope"] != "anchor" for c in plain.gate["comparisons"])
 
@@ -96,11 +85,10 @@ def test_anchor__short_sha__the_run_of_that_commit(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     x, base = _three_pushes(tmp_path, github_api)
-    pr = act(
+    pr = pr_run(
         tmp_path,
         github_api,
-        event_name="pull_request",
-        event=pr_event(base),
+        base,
         results=drifted(0.08, noise=9),
         anchor=x[:10],
         anchor_margin="0.5",
@@ -120,11 +108,10 @@ def test_anchor__commit_not_stored__warning_no_comparison_same_exit(
     outcomes = []
     for anchor in ("", unstored):
         outcomes.append(
-            act(
+            pr_run(
                 tmp_path,
                 github_api,
-                event_name="pull_request",
-                event=pr_event(base),
+                base,
                 results=drifted(0.08, noise=9),
                 anchor=anchor,
                 anchor_margin="0.03",
@@ -146,14 +133,7 @@ def test_anchor__unknown_tag__warning_no_comparison(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     _, base = _three_pushes(tmp_path, github_api)
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(base),
-        results=drifted(0.08, noise=9),
-        anchor="v9",
-    )
+    pr = pr_run(tmp_path, github_api, base, results=drifted(0.08, noise=9), anchor="v9")
     assert pr.code == 0, pr.log
     assert all(c["scope"] != "anchor" for c in pr.gate["comparisons"])
     (warning,) = [w for w in pr.report["warnings"] if "anchor" in w]
@@ -164,14 +144,7 @@ def test_anchor__push__no_anchor_lookup(tmp_path: Path, github_api: FakeGitHub) 
     repo = Repo(github_api)
     x = repo.commit()
     github_api.git.tag("v1", x)
-    push = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event=push_event(x),
-        results=drifted(0.0, noise=0),
-        anchor="v1",
-    )
+    push = push_run(tmp_path, github_api, x, results=drifted(0.0, noise=0), anchor="v1")
     assert push.code == 0, push.log
     assert github_api.calls("git_get_ref_commit") == []
     assert push.report["warnings"] == []

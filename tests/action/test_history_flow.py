@@ -10,7 +10,15 @@ import gzip
 import json
 from pathlib import Path
 
-from tests.action.history_support import HISTORY, Repo, act, pr_event, push_event, records
+from tests.action.history_support import (
+    HISTORY,
+    Repo,
+    act,
+    pr_run,
+    push_event,
+    push_run,
+    records,
+)
 from tests.fakes.github_api import READ_ONLY_TOKEN, FakeGitHub
 
 
@@ -19,9 +27,7 @@ def test_history__push_then_pull_request__gated_against_the_stored_run(
 ) -> None:
     repo = Repo(github_api)
     c1 = repo.commit()
-    push = act(
-        tmp_path, github_api, event_name="push", event=push_event(c1), results=records()
-    )
+    push = push_run(tmp_path, github_api, c1)
     assert push.code == 0, push.log
     assert push.annotations() == []
     files = github_api.git.files(HISTORY)
@@ -41,13 +47,7 @@ def test_history__push_then_pull_request__gated_against_the_stored_run(
     assert set(entry["models"]) == {"model-0", "model-1", "model-2"}
     assert "Kept runs of `main`: 1" in push.summary
 
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(shift=-0.2),
-    )
+    pr = pr_run(tmp_path, github_api, c1, results=records(shift=-0.2))
     assert pr.code == 1, pr.log  # model-2 dropped by 0.2 against its stored self
     gate = pr.gate
     assert gate["status"] == "regressed"
@@ -73,18 +73,12 @@ def test_history__pull_request_base_ahead__nearest_stored_first_parent_ancestor(
 ) -> None:
     repo = Repo(github_api)
     c1 = repo.commit()
-    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
+    push_run(tmp_path, github_api, c1)
     repo.commit()
     side = github_api.git.commit_files("side", {"x": b"1"})  # a merged branch's commit
     github_api.git.merge("main", side)
     base = repo.commit()
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(base),
-        results=records(),
-    )
+    pr = pr_run(tmp_path, github_api, base)
     assert pr.code == 0, pr.log
     assert pr.gate["status"] == "no_regression"
     assert pr.gate["baseline_run"]["commit"] == c1
@@ -96,13 +90,7 @@ def test_history__nothing_stored__no_baseline_run_exit_0_never_a_pass(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     base = Repo(github_api).commit()
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(base),
-        results=records(shift=-0.3),
-    )
+    pr = pr_run(tmp_path, github_api, base, results=records(shift=-0.3))
     assert pr.code == 0, pr.log
     assert pr.gate["status"] == "no_baseline_run"
     assert pr.gate["comparisons"] == []
@@ -117,15 +105,10 @@ def test_history__fork_read_only_token__reads_and_gates(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
+    push_run(tmp_path, github_api, c1)
     writes_before = len([r for r in github_api.requests if r.method != "GET"])
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(shift=-0.2),
-        token=READ_ONLY_TOKEN,
+    pr = pr_run(
+        tmp_path, github_api, c1, results=records(shift=-0.2), token=READ_ONLY_TOKEN
     )
     assert pr.code == 1, pr.log
     assert pr.gate["status"] == "regressed"
@@ -137,14 +120,7 @@ def test_history__read_only_token_on_push__one_warning_and_the_gates_status(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    push = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event=push_event(c1),
-        results=records(),
-        token=READ_ONLY_TOKEN,
-    )
+    push = push_run(tmp_path, github_api, c1, token=READ_ONLY_TOKEN)
     assert push.code == 0
     (warning,) = push.annotations()
     assert warning[0] == "warning"
@@ -155,13 +131,7 @@ def test_history__read_only_token_on_push__one_warning_and_the_gates_status(
 def test_history__empty_repository__warning_no_store(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
-    push = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event=push_event("c" * 40),
-        results=records(),
-    )
+    push = push_run(tmp_path, github_api, "c" * 40)
     assert push.code == 0
     (warning,) = push.annotations()
     assert "the repository is empty" in warning[2]
@@ -192,21 +162,9 @@ def test_history__rerun_same_commit__replaces_and_prunes_at_keep(
     for _ in range(4):
         sha = repo.commit()
         shas.append(sha)
-        act(
-            tmp_path,
-            github_api,
-            event_name="push",
-            event=push_event(sha),
-            results=records(),
-            history_keep="2",
-        )
-    again = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event=push_event(shas[-1]),
-        results=records(shift=-0.1),
-        history_keep="2",
+        push_run(tmp_path, github_api, sha, history_keep="2")
+    again = push_run(
+        tmp_path, github_api, shas[-1], results=records(shift=-0.1), history_keep="2"
     )
     assert again.code == 0
     index = json.loads(github_api.git.files(HISTORY)["leaderboard/index.json"])
@@ -226,13 +184,11 @@ def test_history__baseline_results_win_over_history__with_a_notice(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
-    pr = act(
+    push_run(tmp_path, github_api, c1)
+    pr = pr_run(
         tmp_path,
         github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(),
+        c1,
         files={"base.jsonl": records(seed=1)},
         baseline_results="base.jsonl",
         baseline_label="nightly",
@@ -249,7 +205,7 @@ def test_history__workflow_run_half__reads_the_base_from_the_pull_request(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
+    push_run(tmp_path, github_api, c1)
     github_api.add_pull(8, head_sha="a" * 40, base_sha=c1)
     event = {"workflow_run": {"head_sha": "a" * 40, "pull_requests": []}}
     second = act(
@@ -272,22 +228,8 @@ def test_history__candidates_with_history__push_stores_and_pull_request_narrows(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    push = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event=push_event(c1),
-        results=records(),
-        candidates="model-2",
-    )
+    push = push_run(tmp_path, github_api, c1, candidates="model-2")
     assert push.code == 0, push.log
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(),
-        candidates="model-2",
-    )
+    pr = pr_run(tmp_path, github_api, c1, candidates="model-2")
     assert pr.code == 0, pr.log
     assert [c["candidate"] for c in pr.gate["comparisons"]] == ["model-2"]

@@ -30,7 +30,17 @@ from leaderboard.action.baseline import baseline_label
 from leaderboard.action.history import parse_index
 from leaderboard.action.runner import MAX_LOG_LINE, Log
 from leaderboard.stats.two_runs import check_label
-from tests.action.history_support import HISTORY, Repo, act, pr_event, push_event, records
+from tests.action.history_support import (
+    HISTORY,
+    Repo,
+    act,
+    damage,
+    pr_event,
+    pr_run,
+    push_event,
+    push_run,
+    records,
+)
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 
 INDEX = "leaderboard/index.json"
@@ -83,26 +93,12 @@ def test_damaged_index__pr_no_baseline_run_with_a_note__next_push_heals_losing_n
     repo = Repo(github_api)
     c0, c1 = repo.commit(), repo.commit()
     for commit in (c0, c1):
-        push = act(
-            tmp_path,
-            github_api,
-            event_name="push",
-            event=push_event(commit),
-            results=records(),
-        )
+        push = push_run(tmp_path, github_api, commit)
         assert push.code == 0, push.log
-    files = github_api.git.files(HISTORY)
-    files[INDEX] = DAMAGE[name](files[INDEX], c1)
-    github_api.git.commit_files(HISTORY, files)
+    files = damage(github_api, INDEX, lambda raw: DAMAGE[name](raw, c1))
     run_files = {p for p in files if "/runs/" in p}
 
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(),
-    )
+    pr = pr_run(tmp_path, github_api, c1)
     assert pr.code == 0, pr.log
     assert pr.gate["status"] == "no_baseline_run"
     assert (
@@ -113,9 +109,7 @@ def test_damaged_index__pr_no_baseline_run_with_a_note__next_push_heals_losing_n
     assert "Traceback" not in pr.log
 
     c2 = repo.commit()
-    push = act(
-        tmp_path, github_api, event_name="push", event=push_event(c2), results=records()
-    )
+    push = push_run(tmp_path, github_api, c2)
     assert push.code == 0, push.log
     assert push.annotations() == [], push.log  # stored, no "internal error"
     healed = github_api.git.files(HISTORY)
@@ -126,13 +120,7 @@ def test_damaged_index__pr_no_baseline_run_with_a_note__next_push_heals_losing_n
     assert {c0, c1, c2} <= set(kept)  # c1 recovered from its folder when its entry broke
     assert b"NaN" not in healed[INDEX]
 
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c2),
-        results=records(shift=-0.2),
-    )
+    pr = pr_run(tmp_path, github_api, c2, results=records(shift=-0.2))
     assert pr.code == 1, pr.log  # gated against the healed history's run of c2
     assert pr.gate["baseline_run"]["commit"] == c2
 
@@ -141,13 +129,7 @@ def test_nothing_stored__note_says_none_is_kept__not_unreadable(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(),
-    )
+    pr = pr_run(tmp_path, github_api, c1)
     assert pr.gate["status"] == "no_baseline_run"
     assert "could not be read" not in pr.gate["note"]
     assert "The next push to main stores one" in pr.gate["note"]
@@ -164,9 +146,7 @@ def test_token_in_a_model_id__redacted_from_everything_on_the_branch(
         .replace('"model-0"', f'"b64-{encoded}"')
     )
     c1 = Repo(github_api).commit()
-    push = act(
-        tmp_path, github_api, event_name="push", event=push_event(c1), results=results
-    )
+    push = push_run(tmp_path, github_api, c1, results=results)
     assert push.code == 0, push.log
     files = github_api.git.files(HISTORY)
     texts = {
@@ -216,7 +196,7 @@ def test_workflow_run_with_pr_number_empty__gated_from_the_events_pull_request(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
+    push_run(tmp_path, github_api, c1)
     github_api.add_pull(8, head_sha="a" * 40, base_sha=c1)
     event = {"workflow_run": {"head_sha": "a" * 40, "pull_requests": [{"number": 8}]}}
     second = act(
@@ -236,18 +216,10 @@ def test_index_90_mb__read_refused_by_its_size_before_download(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     c1 = Repo(github_api).commit()
-    act(tmp_path, github_api, event_name="push", event=push_event(c1), results=records())
-    files = github_api.git.files(HISTORY)
-    files[INDEX] = _huge(files[INDEX], c1)
-    github_api.git.commit_files(HISTORY, files)
+    push_run(tmp_path, github_api, c1)
+    damage(github_api, INDEX, lambda raw: _huge(raw, c1))
     before = len(github_api.requests)
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(),
-    )
+    pr = pr_run(tmp_path, github_api, c1)
     assert pr.gate["status"] == "no_baseline_run"
     assert "over 16 MiB" in pr.gate["note"]
     blobs = [r for r in github_api.requests[before:] if "/git/blobs/" in r.path]
@@ -273,12 +245,6 @@ def test_action__3_mb_model_id__runner_log_stays_small(
     c1 = Repo(github_api).commit()
     huge = "m" * (3 * 2**20)  # 15 MB behaves the same, in 30 s rather than 6
     results = records().replace('"model-1"', json.dumps(huge))
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=results,
-    )
+    pr = pr_run(tmp_path, github_api, c1, results=results)
     assert pr.code in (0, 2), pr.log[:2000]
     assert len(pr.log) < 64 * 1024  # was 2 x the id: every line naming the model

@@ -21,10 +21,13 @@ from leaderboard.action.history import (
     folder_for,
 )
 from leaderboard.inputs import EvalRun, load_runs
-from tests.action.history_support import HISTORY, REPOSITORY, Repo, act, pr_event, records
+from tests.action.history_support import HISTORY, REPOSITORY, Repo, damage, pr_run, push_run
 from tests.conftest import make_runs
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 from tests.fakes.github_wire import RecordedRequest
+
+# A push event without "after": the pushed commit comes from GITHUB_SHA alone.
+BARE_PUSH = {"ref": "refs/heads/main", "repository": {"default_branch": "main"}}
 
 
 def client(fake: FakeGitHub) -> GitData:
@@ -185,9 +188,8 @@ def test_history__headers_keep_separate_runs(github_api: FakeGitHub) -> None:
 def test_history_find__corrupt_stored_records__unreadable(github_api: FakeGitHub) -> None:
     c1 = Repo(github_api).commit()
     store(history(github_api), c1)
-    files = github_api.git.files(HISTORY)
-    files[f"leaderboard/runs/{c1}/records.jsonl.gz"] = gzip.compress(b'{"model_id": 3}\n')
-    github_api.git.commit_files(HISTORY, files)
+    bad = gzip.compress(b'{"model_id": 3}\n')
+    damage(github_api, f"leaderboard/runs/{c1}/records.jsonl.gz", lambda _old: bad)
     with pytest.raises(HistoryUnreadable, match=c1[:7]):
         history(github_api).find(c1)
 
@@ -197,16 +199,8 @@ def test_history__unreadable_run__no_baseline_run_note_and_one_warning(
 ) -> None:
     c1 = Repo(github_api).commit()
     store(history(github_api), c1)
-    files = github_api.git.files(HISTORY)
-    files["leaderboard/index.json"] = b"{not json"
-    github_api.git.commit_files(HISTORY, files)
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_event(c1),
-        results=records(),
-    )
+    damage(github_api, "leaderboard/index.json", lambda _old: b"{not json")
+    pr = pr_run(tmp_path, github_api, c1)
     assert pr.code == 0
     assert pr.gate["status"] == "no_baseline_run"
     assert "could not be read" in pr.gate["note"]
@@ -218,14 +212,7 @@ def test_history__run_over_the_byte_cap__one_warning_nothing_stored(
 ) -> None:
     monkeypatch.setattr(history_module, "MAX_RUN_BYTES", 1000)
     c1 = Repo(github_api).commit()
-    push = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event={"ref": "refs/heads/main", "repository": {"default_branch": "main"}},
-        sha=c1,
-        results=records(),
-    )
+    push = push_run(tmp_path, github_api, c1, event=BARE_PUSH)
     assert push.code == 0
     (warning,) = push.annotations()
     assert "over the 1,000 bytes kept per run" in warning[2]
@@ -273,15 +260,7 @@ def test_history__a_bug_while_storing__one_warning_and_the_gates_status(
 
     monkeypatch.setattr(History, "store", broken)
     c1 = Repo(github_api).commit()
-    push = act(
-        tmp_path,
-        github_api,
-        event_name="push",
-        event={"ref": "refs/heads/main", "repository": {"default_branch": "main"}},
-        sha=c1,
-        results=records(),
-        baseline="model-2",
-    )
+    push = push_run(tmp_path, github_api, c1, event=BARE_PUSH, baseline="model-2")
     assert push.code == 1  # model-0 regressed against model-2: the gate decides
     (warning,) = [a for a in push.annotations() if a[0] == "warning"]
     assert "internal error" in warning[2]
