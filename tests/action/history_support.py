@@ -4,8 +4,8 @@
 runs the action in-process (`leaderboard.action.job.run`, the real Git Data client and
 commenter talking HTTP to the fake) for a push or a pull request, and returns what a
 workflow would see; `push_run` and `pr_run` are `act` for a push of a commit to
-``main`` and a pull request onto a base commit. `damage` rewrites kept files on the
-history branch.
+``main`` and a pull request onto a base commit; `workflow_run_half` the second half of
+a fork's pull request. `damage` rewrites kept files on the history branch.
 """
 
 from __future__ import annotations
@@ -169,17 +169,45 @@ def pr_run(
     base: str,
     *,
     results: str | None = None,
+    event: dict[str, Any] | None = None,
     **inputs: str,
 ) -> Outcome:
-    """`act` for pull request #7 onto `base` (`records()` unless `results` is given)."""
+    """`act` for a pull request (`records()` unless `results` is given).
+
+    The event is `pr_event` of `base` (#7 onto ``main``) unless `event` is given.
+    """
     return act(
         tmp_path,
         fake,
         event_name="pull_request",
-        event=pr_event(base),
+        event=pr_event(base) if event is None else event,
         results=records() if results is None else results,
         **inputs,
     )
+
+
+def workflow_run_half(
+    tmp_path: Path, fake: FakeGitHub, pull_requests: list[dict[str, int]], **inputs: str
+) -> tuple[str, Outcome]:
+    """A push keeps the run of a commit; pull request #8 onto it, gated in a workflow_run.
+
+    The workflow_run event (head ``a…a``) lists `pull_requests`; model-2 dropped by 0.2,
+    ``fail-on-regression: false``. Returns the commit and the workflow_run's outcome.
+    """
+    c1 = Repo(fake).commit()
+    push_run(tmp_path, fake, c1)
+    fake.add_pull(8, head_sha="a" * 40, base_sha=c1)
+    event = {"workflow_run": {"head_sha": "a" * 40, "pull_requests": pull_requests}}
+    second = act(
+        tmp_path,
+        fake,
+        event_name="workflow_run",
+        event=event,
+        results=records(shift=-0.2),
+        fail_on_regression="false",
+        **inputs,
+    )
+    return c1, second
 
 
 def damage(

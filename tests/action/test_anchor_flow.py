@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.action.history_support import HISTORY, Repo, pr_run, push_run
+from tests.action.history_support import HISTORY, Outcome, Repo, pr_run, push_run
 from tests.conftest import make_runs
 from tests.fakes.github_api import FakeGitHub
 
@@ -51,18 +51,18 @@ def _three_pushes(tmp_path: Path, github_api: FakeGitHub) -> tuple[str, str]:
     return x, base
 
 
+def _dropped_pr(
+    tmp_path: Path, github_api: FakeGitHub, base: str, **inputs: str
+) -> Outcome:
+    """The pull request onto `base` in which model-2 lost 0.08 since run A."""
+    return pr_run(tmp_path, github_api, base, results=drifted(0.08, noise=9), **inputs)
+
+
 def test_anchor__tagged_run__scope_anchor_comparison_regresses_beyond_the_margin(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     x, base = _three_pushes(tmp_path, github_api)
-    pr = pr_run(
-        tmp_path,
-        github_api,
-        base,
-        results=drifted(0.08, noise=9),
-        anchor="v1",
-        anchor_margin="0.03",
-    )
+    pr = _dropped_pr(tmp_path, github_api, base, anchor="v1", anchor_margin="0.03")
     gate = pr.gate
     against_base = [c for c in gate["comparisons"] if c["scope"] == "overall"]
     anchored = [c for c in gate["comparisons"] if c["scope"] == "anchor"]
@@ -76,7 +76,7 @@ def test_anchor__tagged_run__scope_anchor_comparison_regresses_beyond_the_margin
     assert f"anchor: gated against the run of {x[:7]}" in pr.log
 
     # The same pull request without the anchor passes: the drop since the base is noise.
-    plain = pr_run(tmp_path, github_api, base, results=drifted(0.08, noise=9))
+    plain = _dropped_pr(tmp_path, github_api, base)
     assert plain.code == 0, plain.log
     assert all(c["scope"] != "anchor" for c in plain.gate["comparisons"])
 
@@ -85,14 +85,7 @@ def test_anchor__short_sha__the_run_of_that_commit(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     x, base = _three_pushes(tmp_path, github_api)
-    pr = pr_run(
-        tmp_path,
-        github_api,
-        base,
-        results=drifted(0.08, noise=9),
-        anchor=x[:10],
-        anchor_margin="0.5",
-    )
+    pr = _dropped_pr(tmp_path, github_api, base, anchor=x[:10], anchor_margin="0.5")
     anchored = [c for c in pr.gate["comparisons"] if c["scope"] == "anchor"]
     assert len(anchored) == 3
     assert pr.gate["anchor"] == f"anchor {x[:7]}"
@@ -108,11 +101,10 @@ def test_anchor__commit_not_stored__warning_no_comparison_same_exit(
     outcomes = []
     for anchor in ("", unstored):
         outcomes.append(
-            pr_run(
+            _dropped_pr(
                 tmp_path,
                 github_api,
                 base,
-                results=drifted(0.08, noise=9),
                 anchor=anchor,
                 anchor_margin="0.03",
             )
@@ -133,7 +125,7 @@ def test_anchor__unknown_tag__warning_no_comparison(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
     _, base = _three_pushes(tmp_path, github_api)
-    pr = pr_run(tmp_path, github_api, base, results=drifted(0.08, noise=9), anchor="v9")
+    pr = _dropped_pr(tmp_path, github_api, base, anchor="v9")
     assert pr.code == 0, pr.log
     assert all(c["scope"] != "anchor" for c in pr.gate["comparisons"])
     (warning,) = [w for w in pr.report["warnings"] if "anchor" in w]

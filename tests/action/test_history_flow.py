@@ -18,6 +18,7 @@ from tests.action.history_support import (
     push_event,
     push_run,
     records,
+    workflow_run_half,
 )
 from tests.fakes.github_api import READ_ONLY_TOKEN, FakeGitHub
 
@@ -204,19 +205,7 @@ def test_history__baseline_results_win_over_history__with_a_notice(
 def test_history__workflow_run_half__reads_the_base_from_the_pull_request(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
-    c1 = Repo(github_api).commit()
-    push_run(tmp_path, github_api, c1)
-    github_api.add_pull(8, head_sha="a" * 40, base_sha=c1)
-    event = {"workflow_run": {"head_sha": "a" * 40, "pull_requests": []}}
-    second = act(
-        tmp_path,
-        github_api,
-        event_name="workflow_run",
-        event=event,
-        results=records(shift=-0.2),
-        pr_number="8",
-        fail_on_regression="false",
-    )
+    c1, second = workflow_run_half(tmp_path, github_api, [], pr_number="8")
     assert second.code == 0, second.log
     assert second.gate["status"] == "regressed"
     assert second.gate["baseline_run"]["commit"] == c1

@@ -33,13 +33,13 @@ from leaderboard.stats.two_runs import check_label
 from tests.action.history_support import (
     HISTORY,
     Repo,
-    act,
     damage,
     pr_event,
     pr_run,
     push_event,
     push_run,
     records,
+    workflow_run_half,
 )
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 
@@ -177,17 +177,11 @@ def test_default_branch_of_120_characters__pull_request_gated_not_exit_2(
         "ref": f"refs/heads/{long}",
         "repository": {"default_branch": long, "full_name": "octo-org/octo-repo"},
     }
-    push = act(tmp_path, github_api, event_name="push", event=event, results=records())
+    push = push_run(tmp_path, github_api, c1, event=event)
     assert push.code == 0, push.log
     pr_evt = pr_event(c1)
     pr_evt["pull_request"]["base"]["ref"] = long
-    pr = act(
-        tmp_path,
-        github_api,
-        event_name="pull_request",
-        event=pr_evt,
-        results=records(shift=-0.2),
-    )
+    pr = pr_run(tmp_path, github_api, c1, event=pr_evt, results=records(shift=-0.2))
     assert pr.code == 1, pr.log  # a regression against the kept run, not exit 2
     assert len(pr.gate["baseline_run"]["label"]) <= 100
 
@@ -195,18 +189,7 @@ def test_default_branch_of_120_characters__pull_request_gated_not_exit_2(
 def test_workflow_run_with_pr_number_empty__gated_from_the_events_pull_request(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
-    c1 = Repo(github_api).commit()
-    push_run(tmp_path, github_api, c1)
-    github_api.add_pull(8, head_sha="a" * 40, base_sha=c1)
-    event = {"workflow_run": {"head_sha": "a" * 40, "pull_requests": [{"number": 8}]}}
-    second = act(
-        tmp_path,
-        github_api,
-        event_name="workflow_run",
-        event=event,
-        results=records(shift=-0.2),
-        fail_on_regression="false",
-    )
+    c1, second = workflow_run_half(tmp_path, github_api, [{"number": 8}])
     assert second.code == 0, second.log
     assert second.gate["status"] == "regressed"  # was "off" ("No gate")
     assert second.gate["baseline_run"]["commit"] == c1
