@@ -17,8 +17,9 @@ import pytest
 from leaderboard.cli import main
 from leaderboard.errors import InputError
 from leaderboard.inputs import EvalRun, load_runs, reading
-from leaderboard.inputs.frameworks import FormatWarning, ReadOptions, read, sniff
+from leaderboard.inputs.frameworks import FormatWarning, sniff
 from leaderboard.inputs.load import load_runs_noting
+from tests.inputs._framework_cases import cli_refusal, read_quiet
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "deepeval"
 GEVAL = "正确率 [GEval]"
@@ -46,17 +47,11 @@ def _raw(name: str) -> dict[str, Any]:
 
 
 def _read(name: str, *metrics: str) -> list[EvalRun]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FormatWarning)
-        return read("deepeval", FIXTURES / name, ReadOptions(metrics=metrics))
+    return read_quiet("deepeval", FIXTURES / name, *metrics)
 
 
 def _one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    assert main(["report", *argv]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err
-    assert "Traceback" not in err
-    return err
+    return cli_refusal(capsys, *argv)
 
 
 def test_fixtures__are_the_ones_the_readme_lists() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,9 @@ import pytest
 from leaderboard.cli import main
 from leaderboard.errors import InputError
 from leaderboard.inputs import EvalRun, load_runs, reading
-from leaderboard.inputs.frameworks import FormatWarning, ReadOptions, read, sniff
+from leaderboard.inputs.frameworks import sniff
 from leaderboard.inputs.load import load_runs_noting
+from tests.inputs._framework_cases import cli_refusal, read_quiet
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "swebench"
 RUN_REPORTS = {
@@ -45,9 +45,7 @@ def _raw(name: str) -> dict[str, Any]:
 
 
 def _read(path: Path, *metrics: str) -> list[EvalRun]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FormatWarning)
-        return read("swe-bench", path, ReadOptions(metrics=metrics))
+    return read_quiet("swe-bench", path, *metrics)
 
 
 def _write(tmp_path: Path, name: str, data: Any) -> Path:
@@ -57,11 +55,7 @@ def _write(tmp_path: Path, name: str, data: Any) -> Path:
 
 
 def _one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    assert main(["report", *argv]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err
-    assert "Traceback" not in err
-    return err
+    return cli_refusal(capsys, *argv)
 
 
 def test_fixtures__are_the_ones_the_readme_lists() -> None:
