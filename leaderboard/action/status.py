@@ -8,6 +8,7 @@ characters that GitHub shows as plain text::
     regressed: −0.081 [−0.137, −0.031] vs main@abc1234
     no regression: +0.004 [−0.020, 0.028] vs main@abc1234, detects 0.033
     cannot tell: +0.000, no interval vs main@abc1234, not a pass: task biology holds…
+    no baseline run, nothing was checked for a regression: A run is kept on leaderbo…
     accepted by label accept-regression: −0.081 [−0.137, −0.031] vs main@abc1234
 
 Only text and decisions here; `leaderboard.action.commit_status` sends it (PyGithub).
@@ -117,7 +118,11 @@ def _no_comparison(report: Report) -> str:
     if gate.status == "off":
         return "no gate: no baseline was set, nothing was checked"
     if gate.status == "no_baseline_run":
-        return "no baseline run stored yet: nothing was checked for a regression"
+        # The note says which case: nothing kept for the base, a kept run that could
+        # not be read, no token (`leaderboard.action.baseline`); the words are its own.
+        return _with_reason(
+            "no baseline run, nothing was checked for a regression", gate.note
+        )
     if gate.status == "undetermined":
         return _with_reason("cannot tell, not a pass", gate.note or "nothing compared")
     return "no regression: no candidate was compared"

@@ -19,6 +19,7 @@ from typing import Any
 
 from leaderboard.action.comments import GitHubCommenter
 from leaderboard.action.job import run
+from leaderboard.action.merge_box import make_statuses
 from leaderboard.action.settings import Settings
 from tests.action.action_helpers import annotations
 from tests.conftest import make_runs
@@ -100,11 +101,13 @@ def act(
     sha: str | None = None,
     token: str = INSTALLATION_TOKEN,
     files: dict[str, str] | None = None,
+    statuses: bool = False,
     **inputs: str,
 ) -> Outcome:
     """Run the action in-process once; each call gets its own workspace.
 
-    `files` are written into the workspace too (name relative to it -> text).
+    `files` are written into the workspace too (name relative to it -> text). With
+    `statuses`, the commit status is set through the real client (`make_statuses`).
     """
     ws = tmp_path / f"ws{len(list(tmp_path.glob('ws*')))}"
     (ws / "results").mkdir(parents=True)
@@ -132,7 +135,8 @@ def act(
         token=token, api_url=fake.base_url, repository=REPOSITORY, sleep=lambda _s: None
     )
     out = io.StringIO()
-    code = run(settings, commenter, event=event, out=out)
+    status_client = make_statuses(settings) if statuses else None
+    code = run(settings, commenter, event=event, out=out, statuses=status_client)
     summary = (ws / "summary.md").read_text() if (ws / "summary.md").exists() else ""
     report_path = ws / "leaderboard-report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else {}
@@ -170,6 +174,7 @@ def pr_run(
     *,
     results: str | None = None,
     event: dict[str, Any] | None = None,
+    statuses: bool = False,
     **inputs: str,
 ) -> Outcome:
     """`act` for a pull request (`records()` unless `results` is given).
@@ -182,6 +187,7 @@ def pr_run(
         event_name="pull_request",
         event=pr_event(base) if event is None else event,
         results=records() if results is None else results,
+        statuses=statuses,
         **inputs,
     )
 

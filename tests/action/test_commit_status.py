@@ -104,14 +104,23 @@ def test_describe__long_ids_are_cut_to_fit(demo: dict[str, list[EvalRun]]) -> No
     assert f"[{M}0." in text
 
 
-def test_describe__no_gate_and_nothing_stored() -> None:
+def test_describe__no_gate_and_no_baseline_run_with_its_note() -> None:
     report = build_report(
         [EvalRun("m", f"t{i}", 0.5 + i / 100) for i in range(5)], resamples=200
     )
     assert describe(report) == "no gate: no baseline was set, nothing was checked"
     gate = report.gate.model_copy(update={"status": "no_baseline_run"})
     stored = report.model_copy(update={"gate": gate})
-    assert describe(stored).startswith("no baseline run stored yet")
+    assert describe(stored) == "no baseline run, nothing was checked for a regression"
+    note = "A run is kept on lh, but it could not be read (index.json: bad). " + "x" * 99
+    noted = gate.model_copy(update={"note": note})
+    text = describe(report.model_copy(update={"gate": noted}))
+    assert text.startswith(
+        "no baseline run, nothing was checked for a regression: A run is kept on lh, "
+        "but it could not be read"
+    )
+    assert len(text) == MAX_DESCRIPTION_CHARS
+    assert text.endswith("\N{HORIZONTAL ELLIPSIS}")
 
 
 @pytest.mark.parametrize(

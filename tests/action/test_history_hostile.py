@@ -135,6 +135,38 @@ def test_nothing_stored__note_says_none_is_kept__not_unreadable(
     assert "The next push to main stores one" in pr.gate["note"]
 
 
+def test_commit_status__kept_run_unreadable__says_so_not_none_stored_yet(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    c1 = Repo(github_api).commit()
+    push_run(tmp_path, github_api, c1)
+    damage(github_api, INDEX, lambda _raw: b"{not json")
+    pr = pr_run(tmp_path, github_api, c1, statuses=True)
+    assert pr.code == 0, pr.log
+    assert pr.gate["status"] == "no_baseline_run"
+    (status,) = github_api.status.latest("a" * 40).values()
+    text = status["description"]
+    assert status["state"] == "success"
+    assert len(text) <= 140
+    assert text.startswith("no baseline run, nothing was checked for a regression: ")
+    assert "A run is kept on leaderboard-history, but it could not be read" in text
+    assert "stored yet" not in text
+
+
+def test_commit_status__nothing_kept__says_no_run_is_kept_for_the_base(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    c1 = Repo(github_api).commit()
+    pr = pr_run(tmp_path, github_api, c1, statuses=True)
+    assert pr.gate["status"] == "no_baseline_run"
+    (status,) = github_api.status.latest("a" * 40).values()
+    text = status["description"]
+    assert len(text) <= 140
+    assert text.startswith("no baseline run, nothing was checked for a regression: ")
+    assert f"No run of main is kept on leaderboard-history for {c1[:7]}" in text
+    assert "could not be read" not in text
+
+
 def test_token_in_a_model_id__redacted_from_everything_on_the_branch(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
