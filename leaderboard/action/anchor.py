@@ -6,9 +6,11 @@ exactly that commit is read (`History.find` with no ancestor walk). Its records 
 `leaderboard.stats.build_report` as ``anchor_runs``, so that every model is also gated
 against its own row of it at ``anchor-margin`` (a comparison with scope ``anchor``).
 
-When no run is kept for it (an unknown tag, a commit never stored, no token, an
-unreadable history) there is no anchor comparison and one of the report's warnings says
-how to store it: never a pass or a failure of its own.
+When no run is kept for it (an unknown tag, a commit never stored or pruned by
+``history-keep``, no token, an unreadable history) there is no anchor comparison and one
+of the report's warnings says how to store it: never a pass or a failure of its own.
+Pushes prune the anchor's run like any other (the push job need not know the anchor):
+the warning says so, and how to keep it.
 """
 
 from __future__ import annotations
@@ -74,7 +76,12 @@ def find_anchor(
             return _missing(f"The anchor run of {anchor!r} could not be read ({exc}).")
     if found is None:
         return _missing(
-            f"No run is kept on {branch} for anchor {anchor!r} ({commit[:7]}). {store}",
+            f"No run is kept on {branch} for anchor {anchor!r} ({commit[:7]}): none was "
+            "stored for that commit, or it was pruned, since each store keeps only the "
+            f"last history-keep runs (default 50). {store} To keep an anchor's run, set "
+            "history-keep on the push job above the pushes expected while the anchor "
+            "stands (at most 1000) and move anchor to a newer tag in time; re-running "
+            f"the push workflow of {commit[:7]} stores its run again.",
         )
     named = commit[:7] if commit.startswith(anchor.lower()) else anchor
     label = f"anchor {named}"[:LABEL_LIMIT].rstrip()

@@ -36,7 +36,7 @@ def drifted(drop: float, *, noise: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _three_pushes(tmp_path: Path, github_api: FakeGitHub) -> tuple[str, str]:
+def _three_pushes(tmp_path: Path, github_api: FakeGitHub, **inputs: str) -> tuple[str, str]:
     """Run A stored at X (tag v1 -> X), then two later runs, each 0.03 lower."""
     repo = Repo(github_api)
     x = repo.commit()
@@ -45,7 +45,11 @@ def _three_pushes(tmp_path: Path, github_api: FakeGitHub) -> tuple[str, str]:
     for step in range(3):
         base = x if step == 0 else repo.commit()
         push = push_run(
-            tmp_path, github_api, base, results=drifted(0.03 * step, noise=step)
+            tmp_path,
+            github_api,
+            base,
+            results=drifted(0.03 * step, noise=step),
+            **inputs,
         )
         assert push.code == 0, push.log
     return x, base
@@ -119,6 +123,25 @@ def test_anchor__commit_not_stored__warning_no_comparison_same_exit(
     assert f"history-branch: {HISTORY}" in warning  # how to store it
     assert "leaderboard/index.json" in warning
     assert ("warning", warning) in [(a[0], a[2]) for a in missing.annotations()]
+
+
+def test_anchor__run_pruned_by_history_keep__warning_says_so_and_how_to_keep_it(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    x, base = _three_pushes(tmp_path, github_api, history_keep="2")
+    index = json.loads(github_api.git.files(HISTORY)["leaderboard/index.json"])
+    assert x not in [r["commit"] for r in index["runs"]]  # the tagged run was pruned
+    pr = _dropped_pr(tmp_path, github_api, base, anchor="v1", anchor_margin="0.03")
+    assert pr.code == 0, pr.log
+    assert all(c["scope"] != "anchor" for c in pr.gate["comparisons"])
+    (warning,) = [w for w in pr.report["warnings"] if "anchor" in w]
+    assert f"No run is kept on {HISTORY} for anchor 'v1' ({x[:7]})" in warning
+    assert "or it was pruned" in warning
+    assert "keeps only the last history-keep runs" in warning
+    assert "set history-keep on the push job" in warning
+    assert "move anchor to a newer tag" in warning
+    assert f"re-running the push workflow of {x[:7]} stores its run again" in warning
+    assert ("warning", warning) in [(a[0], a[2]) for a in pr.annotations()]
 
 
 def test_anchor__unknown_tag__warning_no_comparison(
