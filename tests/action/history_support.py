@@ -26,6 +26,7 @@ from tests.conftest import make_runs
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 
 HISTORY = "leaderboard-history"
+Event = dict[str, Any]
 REPOSITORY = "octo-org/octo-repo"
 
 
@@ -96,8 +97,8 @@ def act(
     fake: FakeGitHub,
     *,
     event_name: str,
-    event: dict[str, Any],
-    results: str,
+    event: Event,
+    results: str | None = None,
     sha: str | None = None,
     token: str = INSTALLATION_TOKEN,
     files: dict[str, str] | None = None,
@@ -106,12 +107,13 @@ def act(
 ) -> Outcome:
     """Run the action in-process once; each call gets its own workspace.
 
-    `files` are written into the workspace too (name relative to it -> text). With
-    `statuses`, the commit status is set through the real client (`make_statuses`).
+    `results` defaults to `records()`. `files` are written into the workspace too
+    (name relative to it -> text). With `statuses`, the commit status is set through
+    the real client (`make_statuses`).
     """
     ws = tmp_path / f"ws{len(list(tmp_path.glob('ws*')))}"
     (ws / "results").mkdir(parents=True)
-    (ws / "results" / "evals.jsonl").write_text(results)
+    (ws / "results" / "evals.jsonl").write_text(records() if results is None else results)
     for name, text in (files or {}).items():
         (ws / name).write_text(text)
     (ws / "event.json").write_text(json.dumps(event))
@@ -144,52 +146,19 @@ def act(
 
 
 def push_run(
-    tmp_path: Path,
-    fake: FakeGitHub,
-    sha: str,
-    *,
-    results: str | None = None,
-    event: dict[str, Any] | None = None,
-    **inputs: str,
+    tmp_path: Path, fake: FakeGitHub, sha: str, *, event: Event | None = None, **kw: Any
 ) -> Outcome:
-    """`act` for a push of `sha` (`records()` unless `results` is given).
-
-    The event is `push_event` of `sha` (to ``main``) unless `event` is given.
-    """
-    return act(
-        tmp_path,
-        fake,
-        event_name="push",
-        event=push_event(sha) if event is None else event,
-        results=records() if results is None else results,
-        sha=sha,
-        **inputs,
-    )
+    """`act` for a push of `sha`: `push_event` of it (to ``main``) unless `event`."""
+    event = push_event(sha) if event is None else event
+    return act(tmp_path, fake, event_name="push", event=event, sha=sha, **kw)
 
 
 def pr_run(
-    tmp_path: Path,
-    fake: FakeGitHub,
-    base: str,
-    *,
-    results: str | None = None,
-    event: dict[str, Any] | None = None,
-    statuses: bool = False,
-    **inputs: str,
+    tmp_path: Path, fake: FakeGitHub, base: str, *, event: Event | None = None, **kw: Any
 ) -> Outcome:
-    """`act` for a pull request (`records()` unless `results` is given).
-
-    The event is `pr_event` of `base` (#7 onto ``main``) unless `event` is given.
-    """
-    return act(
-        tmp_path,
-        fake,
-        event_name="pull_request",
-        event=pr_event(base) if event is None else event,
-        results=records() if results is None else results,
-        statuses=statuses,
-        **inputs,
-    )
+    """`act` for a pull request: `pr_event` of `base` (#7 onto ``main``) unless `event`."""
+    event = pr_event(base) if event is None else event
+    return act(tmp_path, fake, event_name="pull_request", event=event, **kw)
 
 
 def workflow_run_half(
