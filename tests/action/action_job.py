@@ -16,8 +16,9 @@ from typing import Any
 
 from tests.action.action_helpers import annotations, parse_outputs
 from tests.conftest import make_runs
+from tests.fakes.github_api import INSTALLATION_TOKEN
 
-__all__ = ["CONTAINER_ROOT", "Job", "annotations", "write_results"]
+__all__ = ["CONTAINER_ROOT", "Job", "annotations", "results_job", "write_results"]
 
 CONTAINER_ROOT = Path("/github")
 REPOSITORY = "octo-org/octo-repo"
@@ -91,3 +92,28 @@ class Job:
 
     def summary(self) -> str:
         return (self.root / "file_commands" / "step_summary").read_text(encoding="utf-8")
+
+
+def results_job(
+    root: Path,
+    api_url: str,
+    *,
+    baseline: str,
+    token: str = INSTALLATION_TOKEN,
+    **inputs: str,
+) -> Job:
+    """A pull-request `Job` of `write_results`' records, models gated against `baseline`.
+
+    `inputs` are by their names (``fail-on-regression``; any case), after the results,
+    ``baseline``, ``resamples: 1000`` and ``github-token``; a later one wins.
+    """
+    job = Job(root, api_url)
+    write_results(job.workspace / "results" / "evals.jsonl")
+    job.inputs = {
+        "RESULTS": "results/*.jsonl",
+        "BASELINE": baseline,
+        "RESAMPLES": "1000",
+        "GITHUB-TOKEN": token,
+        **{k.upper(): v for k, v in inputs.items()},
+    }
+    return job

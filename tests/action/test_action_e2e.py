@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.action.action_job import HEAD_SHA, Job, annotations, write_results
+from tests.action.action_job import HEAD_SHA, Job, annotations, results_job
 from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub
 
 pytestmark = pytest.mark.slow  # a fresh interpreter per run: about 3 s each
@@ -52,16 +52,9 @@ def make_job(
     token: str = INSTALLATION_TOKEN,
     **inputs: str,
 ) -> Job:
-    job = Job(tmp_path / "job", api.base_url)
-    write_results(job.workspace / "results" / "evals.jsonl")
-    job.inputs = {
-        "RESULTS": "results/*.jsonl",
-        "BASELINE": baseline,
-        "RESAMPLES": "1000",
-        "GITHUB-TOKEN": token,
-        **{k.upper(): v for k, v in inputs.items()},
-    }
-    return job
+    return results_job(
+        tmp_path / "job", api.base_url, baseline=baseline, token=token, **inputs
+    )
 
 
 def test_e2e__pull_request_no_regression__one_comment_outputs_summary(

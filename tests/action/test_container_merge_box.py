@@ -15,9 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.action.action_job import HEAD_SHA, MERGE_SHA, Job, annotations, write_results
+from tests.action.action_job import (
+    HEAD_SHA,
+    MERGE_SHA,
+    Job,
+    annotations,
+    results_job,
+)
 from tests.action.test_container import image, run_container
-from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub
+from tests.fakes.github_api import READ_ONLY_TOKEN, FakeGitHub
 
 __all__ = ["image"]  # the module-scoped fixture that builds the image
 
@@ -32,20 +38,14 @@ def api() -> Iterator[FakeGitHub]:
 
 
 def make_job(root: Path, api: FakeGitHub, baseline: str = "model-2", **inputs: str) -> Job:
-    job = Job(root, api.base_url)
-    write_results(job.workspace / "results" / "evals.jsonl")
-    job.inputs = {
-        "RESULTS": "results/*.jsonl",
-        "BASELINE": baseline,
-        "RESAMPLES": "1000",
-        "GITHUB-TOKEN": INSTALLATION_TOKEN,
+    given = {
         "COMMENT-HEADER": "leaderboard",
         "FAIL-ON-REGRESSION": "true",
         "COMMIT-STATUS": "true",
         "ACCEPT-LABEL": "accept-regression",
         **inputs,
     }
-    return job
+    return results_job(root, api.base_url, baseline=baseline, **given)
 
 
 def _latest(api: FakeGitHub, sha: str = HEAD_SHA) -> dict[str, tuple[str, str]]:

@@ -15,8 +15,14 @@ from typing import Any
 import pytest
 
 from leaderboard.action.job import main
-from tests.action.action_job import HEAD_SHA, MERGE_SHA, Job, annotations, write_results
-from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub
+from tests.action.action_job import (
+    HEAD_SHA,
+    MERGE_SHA,
+    Job,
+    annotations,
+    results_job,
+)
+from tests.fakes.github_api import READ_ONLY_TOKEN, FakeGitHub
 
 M = "\N{MINUS SIGN}"
 NO_STATUSES = "ghs_FAKEnoSTATUSESpermission0123456789ab"
@@ -25,16 +31,7 @@ NO_STATUSES = "ghs_FAKEnoSTATUSESpermission0123456789ab"
 def make_job(
     root: Path, api: FakeGitHub, *, baseline: str = "model-2", **inputs: str
 ) -> Job:
-    job = Job(root, api.base_url)
-    write_results(job.workspace / "results" / "evals.jsonl")
-    job.inputs = {
-        "RESULTS": "results/*.jsonl",
-        "BASELINE": baseline,
-        "RESAMPLES": "1000",
-        "GITHUB-TOKEN": INSTALLATION_TOKEN,
-        **{k.upper(): v for k, v in inputs.items()},
-    }
-    return job
+    return results_job(root, api.base_url, baseline=baseline, **inputs)
 
 
 def go(job: Job, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
