@@ -51,6 +51,27 @@ def assert_one_newer_comment(fake: FakeGitHub, number: int = PR) -> dict:
     return comment
 
 
+def push_mid_run(fake: FakeGitHub, route: str) -> threading.Event:
+    """A comment of an earlier run on SHA1; then, at the first request to ``route``, a
+    push (the head becomes SHA2) and all of run B. The event is set once that ran."""
+    fake.set_head(PR, SHA1)
+    first, _ = make_commenter(fake)
+    first.upsert(
+        pr_number=PR, header="leaderboard", body="earlier", head_sha=SHA1, run_id=99
+    )
+    pushed = threading.Event()
+
+    def push_and_run_b(_request: RecordedRequest) -> None:
+        if pushed.is_set():
+            return
+        pushed.set()  # now the push, and all of run B
+        fake.set_head(PR, SHA2)
+        run_b(make_commenter(fake)[0])
+
+    fake.on(route, push_and_run_b)
+    return pushed
+
+
 def barrier_on(fake: FakeGitHub, route: str, parties: int = 2) -> None:
     """Hold the first ``parties`` requests to ``route`` until all have arrived."""
     barrier = threading.Barrier(parties, timeout=20)
@@ -125,21 +146,7 @@ def test_race__concurrent_edits_end_with_newer_commit(
 def test_race__push_mid_run_older_run_never_overwrites_newer(
     github_api: FakeGitHub,
 ) -> None:
-    github_api.set_head(PR, SHA1)
-    first, _ = make_commenter(github_api)
-    first.upsert(
-        pr_number=PR, header="leaderboard", body="earlier", head_sha=SHA1, run_id=99
-    )
-    pushed = threading.Event()
-
-    def push_and_run_b(_request: RecordedRequest) -> None:
-        if pushed.is_set():
-            return
-        pushed.set()  # A listed the comments; now the push, and all of run B
-        github_api.set_head(PR, SHA2)
-        run_b(make_commenter(github_api)[0])
-
-    github_api.on("get_pull", push_and_run_b)
+    pushed = push_mid_run(github_api, "get_pull")  # A listed the comments
     a, _ = make_commenter(github_api)
     run_a(a)
     assert pushed.is_set()
@@ -179,19 +186,6 @@ def test_race__many_interleavings_with_threads(github_api: FakeGitHub) -> None:
 def test_race__newer_run_inside_the_older_runs_last_round_trip(
     github_api: FakeGitHub,
 ) -> None:
-    github_api.set_head(PR, SHA1)
-    first, _ = make_commenter(github_api)
-    first.upsert(
-        pr_number=PR, header="leaderboard", body="earlier", head_sha=SHA1, run_id=99
-    )
-    pushed = threading.Event()
-
-    def push_and_run_b(_request: RecordedRequest) -> None:
-        if not pushed.is_set():
-            pushed.set()
-            github_api.set_head(PR, SHA2)
-            run_b(make_commenter(github_api)[0])
-
-    github_api.on("update_comment", push_and_run_b)
+    push_mid_run(github_api, "update_comment")
     run_a(make_commenter(github_api)[0])
     assert_one_newer_comment(github_api)
