@@ -46,6 +46,19 @@ def fork_event(head_sha: str) -> dict[str, object]:
     return {"workflow_run": {"id": 5, "head_sha": head_sha, "pull_requests": []}}
 
 
+def upsert_requiring_head(fake: FakeGitHub, number: int, body: str) -> str:
+    """Upsert `body` for head SHA1 (run 9) on `number`, as a fork-safe second half."""
+    commenter, _ = make_commenter(fake)
+    return commenter.upsert(
+        pr_number=number,
+        header="leaderboard",
+        body=body,
+        head_sha=SHA1,
+        run_id=9,
+        require_head=True,
+    )
+
+
 def test_target__artifact_number_unconfirmed_only_when_the_event_lists_none(
     tmp_path: Path,
 ) -> None:
@@ -62,45 +75,21 @@ def test_upsert__require_head_refuses_another_pull_requests_number(
     github_api: FakeGitHub,
 ) -> None:
     github_api.set_head(7, SHA2)  # the victim's head; the fork's results are for SHA1
-    commenter, _ = make_commenter(github_api)
     with pytest.raises(CommentError, match=r"head of #7 is 2222222, not 1111111"):
-        commenter.upsert(
-            pr_number=7,
-            header="leaderboard",
-            body="forged",
-            head_sha=SHA1,
-            run_id=9,
-            require_head=True,
-        )
+        upsert_requiring_head(github_api, 7, "forged")
     assert github_api.comments(7) == []
 
 
 def test_upsert__require_head_refuses_an_issue(github_api: FakeGitHub) -> None:
     github_api.add_issue(8)
-    commenter, _ = make_commenter(github_api)
     with pytest.raises(CommentError, match="not a pull request"):
-        commenter.upsert(
-            pr_number=8,
-            header="leaderboard",
-            body="forged",
-            head_sha=SHA1,
-            run_id=9,
-            require_head=True,
-        )
+        upsert_requiring_head(github_api, 8, "forged")
     assert github_api.comments(8) == []
 
 
 def test_upsert__require_head_posts_for_the_matching_head(github_api: FakeGitHub) -> None:
     github_api.set_head(7, SHA1)
-    commenter, _ = make_commenter(github_api)
-    commenter.upsert(
-        pr_number=7,
-        header="leaderboard",
-        body="mine",
-        head_sha=SHA1,
-        run_id=9,
-        require_head=True,
-    )
+    upsert_requiring_head(github_api, 7, "mine")
     (comment,) = github_api.comments(7)
     assert comment["body"].endswith("\n\nmine")
 
