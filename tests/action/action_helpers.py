@@ -1,8 +1,10 @@
-"""Reading back what the action told the runner: annotations and the output file."""
+"""What the runner gives the action and reads back: a push's environment, annotations
+and the output file."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 _COMMAND = re.compile(r"^::(error|warning|notice)(?: ([^:]*))?::(.*)$")
 
@@ -49,3 +51,16 @@ def parse_outputs(text: str) -> dict[str, str]:
             name, value = line.split("=", 1)
             out[name] = value
     return out
+
+
+def push_env(tmp_path: Path, ws: Path, **inputs: str) -> dict[str, str]:
+    """The runner's environment of a push: workspace `ws`, output and summary files in
+    `tmp_path`, and `inputs` by their names (``baseline_label`` or ``baseline-label``)."""
+    env = {
+        "GITHUB_WORKSPACE": str(ws),
+        "GITHUB_EVENT_NAME": "push",
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"),
+    }
+    env.update({"INPUT_" + k.upper().replace("_", "-"): v for k, v in inputs.items()})
+    return env

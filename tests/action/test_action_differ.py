@@ -16,7 +16,7 @@ import pytest
 from leaderboard.action.job import main
 from leaderboard.action.settings import Settings
 from leaderboard.errors import UsageError
-from tests.action.action_helpers import annotations, parse_outputs
+from tests.action.action_helpers import annotations, parse_outputs, push_env
 
 DIFFER = Path(__file__).parents[1] / "fixtures" / "inspect" / "differ"
 
@@ -25,19 +25,14 @@ def _env(tmp_path: Path, pr: str, base: str = "main", **inputs: str) -> dict[str
     ws = tmp_path / "ws"
     shutil.copytree(DIFFER / pr, ws / "pr", dirs_exist_ok=True)
     shutil.copytree(DIFFER / base, ws / "main", dirs_exist_ok=True)
-    env = {
-        "INPUT_RESULTS": "pr/",
-        "INPUT_BASELINE-RESULTS": "main/",
-        "INPUT_BASELINE-LABEL": "main",
-        "INPUT_RESAMPLES": "1000",
-        "GITHUB_WORKSPACE": str(ws),
-        "GITHUB_EVENT_NAME": "push",
-        "GITHUB_OUTPUT": str(tmp_path / "output"),
-        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"),
+    given = {
+        "results": "pr/",
+        "baseline_results": "main/",
+        "baseline_label": "main",
+        "resamples": "1000",
+        **inputs,
     }
-    for name, value in inputs.items():
-        env["INPUT_" + name.upper().replace("_", "-")] = value
-    return env
+    return push_env(tmp_path, ws, **given)
 
 
 def _outputs(tmp_path: Path) -> dict[str, str]:
@@ -139,16 +134,14 @@ def test_a_broken_template_never_hides_a_regression(
     ]
     (ws / "r.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (ws / "broken.md.j2").write_text("{{ nosuch.attr }}\n", encoding="utf-8")
-    env = {
-        "INPUT_RESULTS": "r.jsonl",
-        "INPUT_BASELINE": "base",
-        "INPUT_RESAMPLES": "500",
-        "INPUT_TEMPLATE": "broken.md.j2",
-        "GITHUB_WORKSPACE": str(ws),
-        "GITHUB_EVENT_NAME": "push",
-        "GITHUB_OUTPUT": str(tmp_path / "output"),
-        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"),
-    }
+    env = push_env(
+        tmp_path,
+        ws,
+        results="r.jsonl",
+        baseline="base",
+        resamples="500",
+        template="broken.md.j2",
+    )
     assert main(env) == 1
     out = _outputs(tmp_path)
     assert (out["regressed"], out["gate-status"]) == ("true", "regressed")

@@ -9,7 +9,7 @@ import pytest
 
 import leaderboard.action.job as action
 from leaderboard.action.job import EXIT_BUG, main
-from tests.action.action_helpers import annotations, parse_outputs
+from tests.action.action_helpers import annotations, parse_outputs, push_env
 
 
 @pytest.fixture
@@ -24,14 +24,7 @@ def env(tmp_path: Path) -> dict[str, str]:
         ),
         encoding="utf-8",
     )
-    return {
-        "INPUT_RESULTS": "results.jsonl",
-        "INPUT_RESAMPLES": "200",
-        "GITHUB_WORKSPACE": str(ws),
-        "GITHUB_EVENT_NAME": "push",
-        "GITHUB_OUTPUT": str(tmp_path / "output"),
-        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary"),
-    }
+    return push_env(tmp_path, ws, results="results.jsonl", resamples="200")
 
 
 def test_main__push__exit_0_outputs_and_summary(
