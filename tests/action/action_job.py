@@ -10,6 +10,7 @@ with either the host paths (running ``entrypoint.py`` directly) or the container
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,9 +19,17 @@ from tests.action.action_helpers import annotations, parse_outputs
 from tests.conftest import make_runs
 from tests.fakes.github_api import INSTALLATION_TOKEN
 
-__all__ = ["CONTAINER_ROOT", "Job", "annotations", "results_job", "write_results"]
+__all__ = [
+    "CONTAINER_ROOT",
+    "Job",
+    "annotations",
+    "guardrails_job",
+    "results_job",
+    "write_results",
+]
 
 CONTAINER_ROOT = Path("/github")
+GUARDRAIL_LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "inspect" / "guardrails"
 REPOSITORY = "octo-org/octo-repo"
 HEAD_SHA = "a" * 40
 MERGE_SHA = "e" * 40
@@ -115,5 +124,26 @@ def results_job(
         "RESAMPLES": "1000",
         "GITHUB-TOKEN": token,
         **{k.upper(): v for k, v in inputs.items()},
+    }
+    return job
+
+
+def guardrails_job(root: Path, api_url: str, guardrails: str, **inputs: str) -> Job:
+    """A pull-request `Job` of the real Inspect pair of tests/fixtures/inspect/guardrails.
+
+    ``pr/candidate.eval`` gated against ``main/baseline.eval`` (label ``main``) with
+    ``guardrails``; `inputs` (upper-case names) are added after those.
+    """
+    job = Job(root, api_url)
+    for sub, name in (("pr", "candidate.eval"), ("main", "baseline.eval")):
+        (job.workspace / sub).mkdir(parents=True)
+        shutil.copy(GUARDRAIL_LOGS / name, job.workspace / sub / name)
+    job.inputs = {
+        "RESULTS": "pr/*.eval",
+        "BASELINE-RESULTS": "main/*.eval",
+        "BASELINE-LABEL": "main",
+        "GUARDRAILS": guardrails,
+        "GITHUB-TOKEN": INSTALLATION_TOKEN,
+        **inputs,
     }
     return job

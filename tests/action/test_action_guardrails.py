@@ -8,34 +8,19 @@ breaks, and the step fails with the breach on the comment's first line.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.action.action_job import Job
+from tests.action.action_job import Job, guardrails_job
 from tests.action.test_action_e2e import MARKER, launch
-from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
+from tests.fakes.github_api import FakeGitHub
 
 pytestmark = pytest.mark.slow  # a fresh interpreter per run
 
-LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "inspect" / "guardrails"
-
 
 def _job(tmp_path: Path, api: FakeGitHub, guardrails: str) -> Job:
-    job = Job(tmp_path / "job", api.base_url)
-    for sub, name in (("pr", "candidate.eval"), ("main", "baseline.eval")):
-        (job.workspace / sub).mkdir(parents=True)
-        shutil.copy(LOGS / name, job.workspace / sub / name)
-    job.inputs = {
-        "RESULTS": "pr/*.eval",
-        "BASELINE-RESULTS": "main/*.eval",
-        "BASELINE-LABEL": "main",
-        "GUARDRAILS": guardrails,
-        "RESAMPLES": "1000",
-        "GITHUB-TOKEN": INSTALLATION_TOKEN,
-    }
-    return job
+    return guardrails_job(tmp_path / "job", api.base_url, guardrails, RESAMPLES="1000")
 
 
 def test_e2e__tokens_guardrail_breach_fails_the_step_and_leads_the_comment(

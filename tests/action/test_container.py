@@ -26,7 +26,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.action.action_job import HEAD_SHA, Job, annotations, write_results
+from tests.action.action_job import (
+    HEAD_SHA,
+    Job,
+    annotations,
+    guardrails_job,
+    write_results,
+)
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 
 pytestmark = [pytest.mark.container, pytest.mark.slow]
@@ -268,18 +274,7 @@ def test_container__guardrails_gate_tokens_on_real_inspect_logs(
 ) -> None:
     """The real Inspect pair (tests/fixtures/inspect/guardrails): the same answers, the
     candidate with about 1.6 times the tokens; read in the image without inspect_ai."""
-    logs = ROOT / "tests" / "fixtures" / "inspect" / "guardrails"
-    job = Job(tmp_path / "job", api.base_url)
-    for sub, name in (("pr", "candidate.eval"), ("main", "baseline.eval")):
-        (job.workspace / sub).mkdir(parents=True)
-        shutil.copy(logs / name, job.workspace / sub / name)
-    job.inputs = {
-        "RESULTS": "pr/*.eval",
-        "BASELINE-RESULTS": "main/*.eval",
-        "BASELINE-LABEL": "main",
-        "GUARDRAILS": "tokens:+10%, includes:-0.05",
-        "GITHUB-TOKEN": INSTALLATION_TOKEN,
-    }
+    job = guardrails_job(tmp_path / "job", api.base_url, "tokens:+10%, includes:-0.05")
     res = run_container(image, job)
     assert res.returncode == 1, res.stdout + res.stderr
     (comment,) = api.comments(7)
