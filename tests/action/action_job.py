@@ -66,6 +66,23 @@ class Job:
                 "pull_request": {"number": 7, "head": {"sha": HEAD_SHA}},
             }
 
+    def as_workflow_run(self, head: str, listed: list[int]) -> None:
+        """Make this the workflow_run half of the fork-safe recipe for `head`.
+
+        The event lists the pull requests `listed` (a fork's lists none);
+        ``GITHUB_SHA`` becomes the default branch's head, as on workflow_run.
+        """
+        self.event_name = "workflow_run"
+        self.event = {
+            "workflow_run": {
+                "id": 5,
+                "event": "pull_request",
+                "head_sha": head,
+                "pull_requests": [{"number": n} for n in listed],
+            }
+        }
+        self.sha = "f" * 40
+
     @property
     def workspace(self) -> Path:
         return self.root / "workspace"

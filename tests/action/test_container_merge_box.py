@@ -122,16 +122,7 @@ def test_container__workflow_run_sets_the_status_on_the_vouched_head(
     image: list[str], tmp_path: Path, api: FakeGitHub
 ) -> None:
     job = make_job(tmp_path, api, **{"PR-NUMBER": "7"})
-    job.event_name = "workflow_run"
-    job.event = {
-        "workflow_run": {
-            "id": 5,
-            "event": "pull_request",
-            "head_sha": HEAD_SHA,
-            "pull_requests": [],  # a fork's: GitHub lists none
-        }
-    }
-    job.sha = "f" * 40  # the default branch's head
+    job.as_workflow_run(HEAD_SHA, [])  # a fork's: GitHub lists none
     res = run_container(image, job)
     assert res.returncode == 1, res.stdout + res.stderr
     assert _latest(api)["leaderboard"][0] == "failure"

@@ -235,24 +235,11 @@ def test_flow__push_sets_no_status(
     assert github_api.calls("create_status") == []
 
 
-def _workflow_run(job: Job, head: str, listed: list[int]) -> None:
-    job.event_name = "workflow_run"
-    job.event = {
-        "workflow_run": {
-            "id": 5,
-            "event": "pull_request",
-            "head_sha": head,
-            "pull_requests": [{"number": n} for n in listed],
-        }
-    }
-    job.sha = "f" * 40  # GITHUB_SHA: the default branch's head on workflow_run
-
-
 def test_flow__workflow_run_sets_the_status_on_the_vouched_head(
     tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
     job = make_job(tmp_path / "a", github_api, **{"pr-number": "7"})
-    _workflow_run(job, HEAD_SHA, [])  # a fork: GitHub lists no pull request
+    job.as_workflow_run(HEAD_SHA, [])  # a fork: GitHub lists no pull request
     github_api.status.add_label(7, "accept-regression")
     assert go(job, capsys)[0] == 0  # #7's head is HEAD_SHA: its label counts
     assert statuses(github_api)["leaderboard"]["state"] == "success"
@@ -266,7 +253,7 @@ def test_flow__workflow_run_a_forged_number_borrows_no_label(
     github_api.add_pull(8, head_sha="8" * 40)
     github_api.status.add_label(8, "accept-regression")  # someone else's, accepted
     job = make_job(tmp_path, github_api, **{"pr-number": "8"})
-    _workflow_run(job, HEAD_SHA, [])
+    job.as_workflow_run(HEAD_SHA, [])
     code, _ = go(job, capsys)
     assert code == 1
     assert job.outputs()["accepted"] == "false"
