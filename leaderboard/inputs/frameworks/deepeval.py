@@ -22,7 +22,8 @@ spellings (``test_cases``, ``metrics_data``, an ``evaluate()`` result's
 Each test case gives one item-level record:
 
 - ``model_id``: ``hyperparameters["model"]`` (or ``model_name``, ``llm``, any case),
-  else ``deepeval``, the same in every run so two runs pair with no setting.
+  else the ``model-id`` setting (``--model-id``), else ``deepeval``: the same in every
+  run, so two runs pair with no setting.
 - ``task_id``: the run's ``datasetAlias``, else ``deepeval``.
 - ``item_id``: the case's ``name`` (a pytest test id such as ``test_x[case3]``); a name
   that repeats in the file gets ``#<hash>`` of the case's golden side (``input``,
@@ -125,7 +126,7 @@ def _test_run(path: Path, shown: str) -> dict[str, Any]:
     return data
 
 
-def _model(run: dict[str, Any]) -> str:
+def _model(run: dict[str, Any], options: ReadOptions) -> str:
     hyper = run.get("hyperparameters")
     if isinstance(hyper, dict):
         lowered = {str(k).strip().lower(): v for k, v in hyper.items()}
@@ -133,7 +134,7 @@ def _model(run: dict[str, Any]) -> str:
             value = lowered.get(key)
             if isinstance(value, str) and value.strip():
                 return value.strip()
-    return DEFAULT_MODEL
+    return options.model_id or DEFAULT_MODEL
 
 
 def _digest(*parts: Any) -> str:
@@ -260,7 +261,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         )
     )
     metric = _choose(options, present, shown)
-    model, task = _model(run), run.get("datasetAlias")
+    model, task = _model(run, options), run.get("datasetAlias")
     task = task if isinstance(task, str) and task else DEFAULT_TASK
     names: dict[str, int] = {}
     for _, case, _ in cases:
