@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, load_json, short
+from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json, short
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 DEFAULT_MODEL = "deepeval"
@@ -231,11 +231,13 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         ``.latest_test_run.json``, ``.latest_run_full.json``, ``test_run_<time>.json``
         or ``.temp_test_run_data.json``.
     options : ReadOptions, optional
-        ``metrics``: ``success`` (default) or a metric name of the file.
+        ``metrics``: ``success`` (default) or a metric name of the file;
+        ``model_id``: the id when the run's hyperparameters name no model.
 
     Returns
     -------
     list of EvalRun
+        One record per scored test case (a repeat of a case is a sample).
 
     Raises
     ------
@@ -295,15 +297,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         parsed.append((item, score, str(seen[item])))
     repeated = any(count > 0 for count in seen.values())
     runs = [
-        EvalRun(
-            model_id=model,
-            task_id=task,
-            score=score,
-            metric_name=metric,
-            category=DEFAULT_CATEGORY,
-            item_id=item,
-            sample=int(nth) if repeated else None,
-        )
+        item_run(model, task, metric, item, score, sample=int(nth) if repeated else None)
         for item, score, nth in parsed
     ]
     if not runs:

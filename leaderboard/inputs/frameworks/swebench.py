@@ -44,9 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, load_json
+from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json
 from leaderboard.inputs.frameworks.metrics import ReadOptions
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 DEFAULT_MODEL = "agent"
@@ -181,14 +181,7 @@ def _task(instance: str) -> str:
 
 
 def _record(model: str, task: str, instance: str, resolved: bool) -> EvalRun:
-    return EvalRun(
-        model_id=model,
-        task_id=task,
-        score=float(resolved),
-        metric_name=METRIC,
-        category=DEFAULT_CATEGORY,
-        item_id=instance,
-    )
+    return item_run(model, task, METRIC, instance, float(resolved))
 
 
 def _read_run(path: Path, data: dict[str, Any], shown: str, default: str) -> list[EvalRun]:
