@@ -103,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="for framework output that names no model: the model_id to give its "
         "results (deepeval without a model hyperparameter, an SWE-bench report without "
-        "a model in its name); an id a file names is kept (default: deepeval, agent)",
+        "a model in its name, lighteval without model_name); an id a file names is "
+        "kept (default: deepeval, agent; lighteval refuses)",
     )
     report.add_argument(
         "--task-weights",

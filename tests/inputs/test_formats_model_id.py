@@ -102,3 +102,22 @@ def test_cli__a_bad_model_id_exits_2_naming_the_option(
 
 def test_load__a_blank_model_id_is_the_default() -> None:
     assert _models(DEEPEVAL_A, "  ") == {"deepeval"}
+
+
+def test_read__lighteval_without_a_model_name_takes_the_setting_or_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # lighteval's documented example with its model_name removed (in a copy).
+    real = FIXTURES / "lighteval/docs-example/results_2024-01-01T00-00-00.000000.json"
+    data = json.loads(real.read_text(encoding="utf-8"))
+    assert data["config_general"]["model_name"] == "gpt2"
+    assert _models(real, "other") == {"gpt2"}
+    del data["config_general"]["model_name"]
+    data["config_general"].pop("model_config", None)
+    path = tmp_path / real.name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _models(path, "gpt2-mine") == {"gpt2-mine"}
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "names no model" in err
+    assert "model-id (--model-id)" in err

@@ -106,8 +106,10 @@ class ReadOptions:
     model_id : str or None
         The model id for results whose files name no model (the ``model-id`` input):
         a reader that would fall back to its documented default id (deepeval's
-        ``deepeval``, SWE-bench's ``agent``) uses this instead. An id a file does name
-        is never replaced. None: the documented defaults.
+        ``deepeval``, SWE-bench's ``agent``) or refuse (lighteval without
+        ``model_name``) uses this instead. An id a file does name is never replaced;
+        HELM, EvalScope and LiveCodeBench always name one (``adapter_spec.model``, the
+        folder). None: the documented defaults.
     """
 
     metrics: tuple[str, ...] = ()
