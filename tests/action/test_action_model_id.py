@@ -42,11 +42,9 @@ def _job(tmp_path: Path, api: FakeGitHub, model_id: str) -> Job:
 def test_e2e__two_deepeval_runs_pair_under_the_model_id_input(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
-    job = _job(tmp_path, github_api, "rag-bot")
-    res = launch(job)
+    res = launch(job := _job(tmp_path, github_api, "rag-bot"))
     assert res.returncode == 0, res.stdout + res.stderr
-    out = job.outputs()
-    report = json.loads((job.workspace / out["report"]).read_text())
+    report = json.loads((job.workspace / job.outputs()["report"]).read_text())
     (comp,) = report["gate"]["comparisons"]
     assert (comp["candidate"], comp["baseline"]) == ("rag-bot", "rag-bot @ main")
     assert comp["shared_units"] == 12
