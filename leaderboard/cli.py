@@ -99,6 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: each framework's primary score, see docs/frameworks.md)",
     )
     report.add_argument(
+        "--model-id",
+        metavar="ID",
+        help="for framework output that names no model: the model_id to give its "
+        "results (deepeval without a model hyperparameter, an SWE-bench report without "
+        "a model in its name, lighteval without model_name); an id a file names is "
+        "kept (default: deepeval, agent; lighteval refuses)",
+    )
+    report.add_argument(
         "--task-weights",
         default="equal",
         choices=("equal", "items"),
@@ -365,6 +373,7 @@ def _report(args: argparse.Namespace) -> int:
         "format": args.format,
         "metrics": args.metric or (),
         "task_weights": args.task_weights,
+        "model_id": args.model_id,
     }
     runs, notes = load_runs_noting(args.files, **readers)
     baseline_runs = None

@@ -42,13 +42,14 @@ class Choice:
 
 
 def read_runs(settings: Settings, paths: Sequence[str]) -> tuple[list[EvalRun], list[str]]:
-    """Load result files as the inputs say (format, metric, task weights, workspace)."""
+    """Load result files as the inputs say (format, metric, weights, model-id, root)."""
     return load_runs_noting(
         paths,
         format=settings.format,
         root=settings.workspace,
         metrics=settings.metric,
         task_weights=settings.task_weights,
+        model_id=settings.model_id,
     )
 
 

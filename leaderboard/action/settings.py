@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from leaderboard.action.names import slug
 from leaderboard.errors import UsageError
 from leaderboard.inputs import FORMATS, TASK_WEIGHTS
+from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.stats import (
     MIN_RESAMPLES,
     Guardrail,
@@ -316,6 +317,7 @@ INPUTS: tuple[Input, ...] = (
     Input("format", "auto", parse_format),
     Input("metric", "", parse_metrics),
     Input("task-weights", "equal", parse_task_weights),
+    Input("model-id", "", check_model_id),
     Input("pr-number", "", parse_pr_number),
     Input("gate-categories", "false", parse_bool),
     Input("bot-login", "", parse_login),
@@ -361,6 +363,7 @@ class Settings:
     format: str = "auto"
     metric: tuple[str, ...] = ()
     task_weights: str = "equal"
+    model_id: str | None = None
     pr_number: int | None = None
     gate_categories: bool = False
     guardrails: tuple[Guardrail, ...] = ()

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from leaderboard.errors import UsageError
 from leaderboard.inputs.frameworks import TASK_WEIGHTS, FormatWarning, ReadOptions
+from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.inputs.records import EvalRun, canonical_sort, merge_metrics
 from leaderboard.inputs.sources import check_runs, collect
 
@@ -27,6 +28,7 @@ def load_runs(
     root: str | os.PathLike[str] | None = None,
     metrics: Iterable[str] = (),
     task_weights: str = "equal",
+    model_id: str | None = None,
 ) -> list[EvalRun]:
     """Load, validate and combine eval-runner artifacts.
 
@@ -54,6 +56,11 @@ def load_runs(
         ``"items"`` weights each task by its number of items (distinct ``item_id``
         over all models; lm-eval results files: ``n-samples``), multiplying any
         ``weight`` the records give, so a model's mean is its pooled item mean.
+    model_id : str, optional
+        The model id for framework results whose files name no model (``--model-id``):
+        used where a reader would fall back to its documented default id (deepeval
+        without a model hyperparameter, an SWE-bench report without a model in its
+        name). An id a file names is kept. Default: those documented ids.
 
     Returns
     -------
@@ -79,7 +86,8 @@ def load_runs(
             f"{task_weights!r}"
         )
     wanted = (metrics,) if isinstance(metrics, str) else tuple(metrics)
-    options = ReadOptions(metrics=wanted, task_weights=task_weights)
+    model = check_model_id("--model-id", model_id) if model_id is not None else None
+    options = ReadOptions(metrics=wanted, task_weights=task_weights, model_id=model)
     with _no_cyclic_gc():
         runs, sources = collect(paths, format, options, root=root)
         if task_weights == "items":
@@ -128,6 +136,7 @@ def load_runs_noting(
     root: str | os.PathLike[str] | None = None,
     metrics: Iterable[str] = (),
     task_weights: str = "equal",
+    model_id: str | None = None,
 ) -> tuple[list[EvalRun], list[str]]:
     """`load_runs`, with what the framework readers changed returned as sentences.
 
@@ -138,7 +147,12 @@ def load_runs_noting(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FormatWarning)
         runs = load_runs(
-            paths, format=format, root=root, metrics=metrics, task_weights=task_weights
+            paths,
+            format=format,
+            root=root,
+            metrics=metrics,
+            task_weights=task_weights,
+            model_id=model_id,
         )
     notes: list[str] = []
     for item in caught:

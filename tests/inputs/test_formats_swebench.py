@@ -1,8 +1,9 @@
 """SWE-bench reports: real run reports and per-instance reports (tests/fixtures/swebench/).
 
-Expected numbers come from the files' own id lists, counted here. The sb-cli,
-Multi-SWE-bench, 2.0.x and 5.x shapes have no public copy the search found; they are
-built below from the key lists in those tools' sources (named in the fixtures' README).
+Expected numbers come from the files' own id lists, counted here, or were read in the
+files by hand (said where). The 2.0.0 and 5.x key sets have no public copy the search
+found; they are built below from the key lists in SWE-bench's source (named in the
+fixtures' README).
 """
 
 from __future__ import annotations
@@ -35,8 +36,19 @@ RUN_REPORTS = {
 }
 LOGS = "batch25/logs/run_evaluation/eval_20260311_034331/opencode-qwen3.5-35B-A3B-baseline"
 INSTANCES = sorted(
-    p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob(f"{LOGS}/*/report.json")
+    p.relative_to(FIXTURES).as_posix()
+    for p in (
+        *FIXTURES.glob(f"{LOGS}/*/report.json"),
+        *FIXTURES.glob("*/logs/*/report.json"),
+    )
 )
+_GLOBS = ("sb-cli-*/*/*.json", "multi-omnicode/*/*.json", "yyloong-*/*.json")
+OTHER_REPORTS = [
+    *sorted(p.relative_to(FIXTURES).as_posix() for g in _GLOBS for p in FIXTURES.glob(g)),
+    "rust-bench/claude-3_5.json",
+    "rohan-2.1/gold.validate-gold.json",
+]
+SB_CLI = "sb-cli-{}/sb-cli-reports/swe-bench_lite__test__{}.json"
 
 
 def _raw(name: str) -> dict[str, Any]:
@@ -61,12 +73,12 @@ def _one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str
 def test_fixtures__are_the_ones_the_readme_lists() -> None:
     readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
     names = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.rglob("*.json"))
-    assert len(names) == 8
+    assert len(names) == 19
     for name in names:
         assert f"`{name}`" in readme, name
 
 
-@pytest.mark.parametrize("name", sorted(RUN_REPORTS) + INSTANCES)
+@pytest.mark.parametrize("name", sorted(RUN_REPORTS) + INSTANCES + OTHER_REPORTS)
 def test_sniff__every_real_report_is_swe_bench(name: str) -> None:
     path = FIXTURES / name
     assert sniff(path, path.read_bytes()[:65536]) == "swe-bench"
@@ -100,11 +112,12 @@ def test_read__errored_instances_are_left_out_and_counted() -> None:
         "psf__requests-1724, psf__requests-1766, psf__requests-2317"
     )
     (denominator,) = [n for n in notes if "instances scored" in n]
-    assert "22 instances scored (6 resolved) of 25 submitted and 500 in the dataset" in (
-        denominator
-    )
+    assert (
+        "22 instances scored (6 resolved) of 25 submitted and 500 in the run's "
+        "instances (`total_instances`)"
+    ) in denominator
     assert "6/500 = 1.2%" in denominator
-    assert "475 instances of the dataset were not run (incomplete)" in denominator
+    assert "475 instances were not run (incomplete)" in denominator
 
 
 def test_read__filtered_run_states_submitted_against_total() -> None:
@@ -114,7 +127,7 @@ def test_read__filtered_run_states_submitted_against_total() -> None:
     assert len(runs) == 100
     assert sum(r.score for r in runs) == len(raw["resolved_ids"]) == 9
     assert any(
-        "100 instances scored (9 resolved) of 100 submitted and 500" in n for n in notes
+        "100 instances scored (9 resolved) of 100 submitted and 500 in" in n for n in notes
     )
 
 
@@ -190,55 +203,6 @@ def test_read__swebench_5_infra_failures_stay_as_the_harness_counts_them(
     assert sorted((r.item_id, r.score) for r in runs) == [("x__y-1", 1.0), ("x__y-2", 0.0)]
 
 
-def test_read__multi_swe_bench_final_report(tmp_path: Path) -> None:
-    # multi_swe_bench/harness/report.py FinalReport: its fields in its order.
-    data = {
-        "total_instances": 3,
-        "submitted_instances": 3,
-        "completed_instances": 2,
-        "incomplete_instances": 1,
-        "resolved_instances": 1,
-        "unresolved_instances": 1,
-        "empty_patch_instances": 0,
-        "error_instances": 1,
-        "submitted_ids": ["org/a:pr-1", "org/a:pr-2", "org/b:pr-3"],
-        "completed_ids": ["org/a:pr-1", "org/a:pr-2"],
-        "incomplete_ids": ["org/b:pr-3"],
-        "resolved_ids": ["org/a:pr-1"],
-        "unresolved_ids": ["org/a:pr-2"],
-        "empty_patch_ids": [],
-        "error_ids": ["org/b:pr-3"],
-    }
-    path = _write(tmp_path, "final_report.json", data)
-    assert sniff(path, path.read_bytes()) == "swe-bench"
-    runs = _read(path)
-    assert sorted((r.item_id, r.score) for r in runs) == [
-        ("org/a:pr-1", 1.0),
-        ("org/a:pr-2", 0.0),
-    ]
-    assert {(r.model_id, r.task_id) for r in runs} == {("agent", "multi-swe-bench")}
-
-
-def test_read__sb_cli_report_names_the_subset_as_the_task(tmp_path: Path) -> None:
-    # sb_cli/get_report.py: saved as <subset>__<split>__<run_id>.json; get_str_report
-    # reads resolved/total/submitted/error/pending/completed/failed instances.
-    data = {
-        "total_instances": 3,
-        "submitted_instances": 2,
-        "completed_instances": 2,
-        "failed_instances": 0,
-        "pending_instances": 0,
-        "resolved_instances": 1,
-        "error_instances": 0,
-        "resolved_ids": ["d__d-1"],
-        "unresolved_ids": ["d__d-2"],
-        "submitted_ids": ["d__d-1", "d__d-2"],
-    }
-    runs = _read(_write(tmp_path, "swe-bench_verified__test__my_run.json", data))
-    assert {(r.model_id, r.task_id) for r in runs} == {("agent", "swe-bench_verified")}
-    assert len(runs) == 2
-
-
 def test_cli__two_real_runs_of_one_agent_pair_through_the_gate(tmp_path: Path) -> None:
     a, b = _raw("vanilla-a/vanilla.eval.json"), _raw("vanilla-b/vanilla.eval.json")
     assert set(a["submitted_ids"]) == set(b["submitted_ids"])
@@ -304,6 +268,111 @@ def test_cli__a_metric_other_than_resolved_exits_2(
     err = _one_line_exit_2(capsys, [str(path), "--metric", "pass@1"])
     assert "it holds resolved" in err
     assert len(_read(path, "resolved")) == 10
+
+
+def test_read__sb_cli_reports_name_the_subset_as_the_task() -> None:
+    # Read by hand: ten SWE-bench Lite instances each, one resolved (django-16139) by
+    # the first run, none by the second; 290 of the subset's 300 not submitted.
+    sonnet = _read(FIXTURES / SB_CLI.format("sonnet", "sonnet_20250919_120804"))
+    groq = _read(FIXTURES / SB_CLI.format("groq", "groq-llama_20250922_005334"))
+    for runs in (sonnet, groq):
+        assert len(runs) == 10
+        assert {(r.model_id, r.task_id) for r in runs} == {("agent", "swe-bench_lite")}
+    assert [r.item_id for r in sonnet if r.score == 1.0] == ["django__django-16139"]
+    assert sum(r.score for r in groq) == 0.0
+    _, notes = load_runs_noting(
+        [str(FIXTURES / SB_CLI.format("sonnet", "sonnet_20250919_120804"))]
+    )
+    assert any("of 10 submitted and 300 in the run's instances" in n for n in notes)
+    assert any("290 instances were not run (incomplete)" in n for n in notes)
+
+
+def test_cli__an_sb_cli_report_whose_runs_all_failed_is_refused_with_the_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # sb-cli's hosted evaluator finished none of the three (completed 0, failed 3):
+    # no instance has a score, and none is counted as a failed patch.
+    path = (
+        FIXTURES / "sb-cli-failed/sb-cli-reports/swe-bench_verified__test__smoke_run10.json"
+    )
+    raw = _raw(path.relative_to(FIXTURES).as_posix())
+    assert (raw["completed_instances"], len(raw["failed_ids"])) == (0, 3)
+    err = _one_line_exit_2(capsys, [str(path)])
+    assert "scores no instance" in err
+    assert "3 failed to evaluate" in err
+
+
+def test_read__multi_swe_bench_final_reports_of_two_runs_on_one_instance() -> None:
+    # Read by hand: the same instance, resolved in one run and unresolved in the other.
+    (a,) = _read(FIXTURES / "multi-omnicode/run_mswe_java_stylereview/final_report.json")
+    (b,) = _read(FIXTURES / "multi-omnicode/run_test_0_1_2/final_report.json")
+    assert (a.item_id, a.score) == ("mockito/mockito:pr-3424", 1.0)
+    assert (b.item_id, b.score) == ("mockito/mockito:pr-3424", 0.0)
+    assert {a.task_id, b.task_id} == {"multi-swe-bench"}
+
+
+def test_read__results_json_with_a_resolved_list_and_merged_empty_or_error_ids() -> None:
+    # Multi-SWE-bench leaderboard shape (here from a Rust fork): `resolved`, not
+    # `resolved_ids`; empty and errored patches in one list, so neither is scored 0.
+    raw = _raw("rust-bench/claude-3_5.json")
+    assert (len(raw["resolved"]), len(raw["unresolved_ids"])) == (29, 179)
+    runs, notes = load_runs_noting([str(FIXTURES / "rust-bench/claude-3_5.json")])
+    assert len(runs) == 29 + 179
+    assert {r.item_id for r in runs if r.score == 1.0} == set(raw["resolved"])
+    assert not {r.item_id for r in runs} & set(raw["empty_error_patch_ids"])
+    assert any(
+        n.split(": ", 1)[1].startswith(
+            "31 instances left out, with an empty or errored patch (the report does "
+            "not say which)"
+        )
+        for n in notes
+    )
+
+
+def test_read__a_run_that_mostly_errored_scores_only_what_was_evaluated() -> None:
+    # SWE-bench 2.0.x-2.1 key set (unstopped_instances after error_instances): the
+    # gold patches of 300 Lite instances, 296 of which the harness could not run.
+    runs, notes = load_runs_noting([str(FIXTURES / "rohan-2.1/gold.validate-gold.json")])
+    assert sorted(r.item_id for r in runs) == [
+        "astropy__astropy-14182",
+        "astropy__astropy-14365",
+        "sphinx-doc__sphinx-10325",
+        "sympy__sympy-20590",
+    ]
+    assert {(r.model_id, r.score) for r in runs} == {("gold", 1.0)}
+    assert any("296 instances left out, errored in the harness" in n for n in notes)
+
+
+def test_read__a_per_instance_report_without_its_id_takes_it_from_the_folder() -> None:
+    # SWE-bench's published evaluation logs: logs/<instance>/report.json holds the
+    # entry itself, not {instance: entry}. Read by hand: 12907 resolved, 13033 not.
+    runs = _read(FIXTURES / "mini-swe-agent/logs/astropy__astropy-12907/report.json")
+    runs += _read(FIXTURES / "mini-swe-agent/logs/astropy__astropy-13033/report.json")
+    assert [(r.model_id, r.item_id, r.score) for r in runs] == [
+        ("agent", "astropy__astropy-12907", 1.0),
+        ("agent", "astropy__astropy-13033", 0.0),
+    ]
+
+
+def test_cli__two_real_runs_of_one_agent_with_errors_pair_on_the_scored_instances(
+    tmp_path: Path,
+) -> None:
+    # Two harness runs of one agent on the same 100 instances (68 and 34 errored);
+    # read by hand: 21 are scored in both, run 1 resolves 10 of them, run 2 resolves 7.
+    a, b = (
+        _raw("yyloong-1/qwen3-coder-flash-1.json"),
+        _raw("yyloong-2/qwen3-coder-flash-2.json"),
+    )
+    assert a["submitted_ids"] == b["submitted_ids"]
+    out = tmp_path / "report.json"
+    argv = ["report", str(FIXTURES / "yyloong-2/qwen3-coder-flash-2.json")]
+    argv += ["--baseline-results", str(FIXTURES / "yyloong-1/qwen3-coder-flash-1.json")]
+    argv += ["--baseline-label", "run1", "--resamples", "300", "--json", str(out)]
+    assert main(argv) in (0, 1)
+    (comp,) = json.loads(out.read_text(encoding="utf-8"))["gate"]["comparisons"]
+    assert (comp["candidate"], comp["baseline"]) == ("agent", "agent @ run1")
+    assert comp["shared_units"] == 21
+    assert comp["diff_mean"] == pytest.approx(-3 / 21)
 
 
 def test_read__is_bounded_by_the_shared_document_cap(

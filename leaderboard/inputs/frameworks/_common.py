@@ -15,7 +15,7 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import parse_document, too_big
-from leaderboard.inputs.records import MAX_INTEGER, finite_number
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MAX_INTEGER, EvalRun, finite_number
 
 __all__ = ["MAX_INTEGER", "finite_number"]  # the one numeric check, for the readers
 
@@ -284,3 +284,41 @@ def unit_number(value: object) -> float | None:
     """`value` as a float when it is a boolean or a number in [0, 1] (`finite_number`)."""
     found = finite_number(value)
     return found if found is not None and 0 <= found <= 1 else None
+
+
+def item_run(
+    model: str,
+    task: str,
+    metric: str,
+    item: str,
+    score: float,
+    *,
+    category: str = DEFAULT_CATEGORY,
+    sample: int | None = None,
+    **measures: Any,
+) -> EvalRun:
+    """One item-level record as the framework readers build them.
+
+    Parameters
+    ----------
+    model, task, metric, item : str
+        ``model_id``, ``task_id``, ``metric_name`` and ``item_id``.
+    score : float
+        The item's score in [0, 1].
+    category : str, optional
+        The task's category (default ``general``).
+    sample : int, optional
+        The repeat's number when the file scores an item more than once; else None.
+    **measures
+        ``cost``, ``latency``, ``tokens`` where the file gives them.
+    """
+    return EvalRun(
+        model_id=model,
+        task_id=task,
+        score=score,
+        metric_name=metric,
+        category=category,
+        item_id=item,
+        sample=sample,
+        **measures,
+    )

@@ -22,7 +22,8 @@ spellings (``test_cases``, ``metrics_data``, an ``evaluate()`` result's
 Each test case gives one item-level record:
 
 - ``model_id``: ``hyperparameters["model"]`` (or ``model_name``, ``llm``, any case),
-  else ``deepeval``, the same in every run so two runs pair with no setting.
+  else the ``model-id`` setting (``--model-id``), else ``deepeval``: the same in every
+  run, so two runs pair with no setting.
 - ``task_id``: the run's ``datasetAlias``, else ``deepeval``.
 - ``item_id``: the case's ``name`` (a pytest test id such as ``test_x[case3]``); a name
   that repeats in the file gets ``#<hash>`` of the case's golden side (``input``,
@@ -49,9 +50,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, load_json, short
+from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json, short
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 DEFAULT_MODEL = "deepeval"
@@ -125,7 +126,7 @@ def _test_run(path: Path, shown: str) -> dict[str, Any]:
     return data
 
 
-def _model(run: dict[str, Any]) -> str:
+def _model(run: dict[str, Any], options: ReadOptions) -> str:
     hyper = run.get("hyperparameters")
     if isinstance(hyper, dict):
         lowered = {str(k).strip().lower(): v for k, v in hyper.items()}
@@ -133,7 +134,7 @@ def _model(run: dict[str, Any]) -> str:
             value = lowered.get(key)
             if isinstance(value, str) and value.strip():
                 return value.strip()
-    return DEFAULT_MODEL
+    return options.model_id or DEFAULT_MODEL
 
 
 def _digest(*parts: Any) -> str:
@@ -230,11 +231,13 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         ``.latest_test_run.json``, ``.latest_run_full.json``, ``test_run_<time>.json``
         or ``.temp_test_run_data.json``.
     options : ReadOptions, optional
-        ``metrics``: ``success`` (default) or a metric name of the file.
+        ``metrics``: ``success`` (default) or a metric name of the file;
+        ``model_id``: the id when the run's hyperparameters name no model.
 
     Returns
     -------
     list of EvalRun
+        One record per scored test case (a repeat of a case is a sample).
 
     Raises
     ------
@@ -260,7 +263,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         )
     )
     metric = _choose(options, present, shown)
-    model, task = _model(run), run.get("datasetAlias")
+    model, task = _model(run, options), run.get("datasetAlias")
     task = task if isinstance(task, str) and task else DEFAULT_TASK
     names: dict[str, int] = {}
     for _, case, _ in cases:
@@ -294,15 +297,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         parsed.append((item, score, str(seen[item])))
     repeated = any(count > 0 for count in seen.values())
     runs = [
-        EvalRun(
-            model_id=model,
-            task_id=task,
-            score=score,
-            metric_name=metric,
-            category=DEFAULT_CATEGORY,
-            item_id=item,
-            sample=int(nth) if repeated else None,
-        )
+        item_run(model, task, metric, item, score, sample=int(nth) if repeated else None)
         for item, score, nth in parsed
     ]
     if not runs:

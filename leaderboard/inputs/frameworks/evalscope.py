@@ -147,6 +147,7 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
     Returns
     -------
     list of EvalRun
+        One record per scored sample and repeat; one task-level record for a report.
 
     Raises
     ------

@@ -40,7 +40,7 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import beside, pick_metric
-from leaderboard.inputs.frameworks._common import load_json, short, unit_number
+from leaderboard.inputs.frameworks._common import item_run, load_json, short, unit_number
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
@@ -223,17 +223,9 @@ def read_helm(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
         if score is None:
             missing += 1
             continue
-        runs.append(
-            EvalRun(
-                model_id=model,
-                task_id=task,
-                score=score,
-                metric_name=metric,
-                category=category,
-                item_id=ident,
-                sample=trial if several else None,
-            )
-        )
+        sample = trial if several else None
+        run = item_run(model, task, metric, ident, score, category=category, sample=sample)
+        runs.append(run)
     if missing:
         notes.add(f"instances without {metric} left out (not counted as 0)", str(missing))
     notes.warn()

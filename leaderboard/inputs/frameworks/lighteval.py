@@ -8,7 +8,8 @@ per task, the first metric lighteval wrote for it (its metric order) unless the 
 prefers another; ``all`` is left out (it averages the tasks), and so are metrics
 ``config_tasks`` marks ``higher_is_better: false`` or that are lower-is-better by
 name. ``model_id`` is
-``config_general.model_name`` (else ``config_general.model_config.model_name``).
+``config_general.model_name`` (else ``config_general.model_config.model_name``, else
+the ``model-id`` setting; a file that names no model without it is refused).
 
 The per-item details (``details/<model>/<date>/details_<task>_<date>.parquet``) are
 Parquet, which would need pyarrow (a wheel of tens of megabytes) in the image for
@@ -55,7 +56,7 @@ def sniff(path: Path, head: bytes) -> bool:
     return text.lstrip().startswith(b"{") and b'"config_general"' in text[:4096]
 
 
-def _model(data: dict[str, Any], shown: str) -> str:
+def _model(data: dict[str, Any], shown: str, options: ReadOptions) -> str:
     config = data.get("config_general")
     config = config if isinstance(config, dict) else {}
     inner = config.get("model_config")
@@ -63,11 +64,14 @@ def _model(data: dict[str, Any], shown: str) -> str:
         name = source.get("model_name")
         if isinstance(name, str) and name:
             return name
+    if options.model_id:
+        return options.model_id
     raise InputError(
         "names no model",
         file=shown,
         field="config_general.model_name",
-        fix="give the results file lighteval wrote, unchanged",
+        fix="give the results file lighteval wrote, unchanged, or name the model with "
+        "model-id (--model-id)",
     )
 
 
@@ -145,7 +149,7 @@ def read_lighteval(path: Path, options: ReadOptions | None = None) -> list[EvalR
             field="results",
             fix="give the results_<date>.json lighteval wrote",
         )
-    model = _model(data, shown)
+    model = _model(data, shown, options)
     notes = Notes(shown)
     tasks = {
         task: entry

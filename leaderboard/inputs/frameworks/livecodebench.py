@@ -27,9 +27,9 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import pick_metric
-from leaderboard.inputs.frameworks._common import load_json, short
+from leaderboard.inputs.frameworks._common import item_run, load_json, short
 from leaderboard.inputs.frameworks.metrics import ReadOptions
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _ALL_HEAD = re.compile(rb'\s*\[\s*\{\s*"question_title"\s*:')
@@ -132,15 +132,6 @@ def read_livecodebench(path: Path, options: ReadOptions | None = None) -> list[E
                     field="graded_list",
                     fix="give the *_eval_all.json lcb_runner wrote, unchanged",
                 )
-            runs.append(
-                EvalRun(
-                    model_id=model,
-                    task_id=task,
-                    score=float(grade),
-                    metric_name=metric,
-                    category=DEFAULT_CATEGORY,
-                    item_id=ident,
-                    sample=nth if several else None,
-                )
-            )
+            sample = nth if several else None
+            runs.append(item_run(model, task, metric, ident, float(grade), sample=sample))
     return runs

@@ -26,7 +26,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from leaderboard.errors import InputError
+from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs.frameworks._common import FormatWarning, finite_number
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
@@ -103,10 +103,54 @@ class ReadOptions:
         ``equal``: every task counts the same in a model's mean (unless records give a
         ``weight``). ``items``: a task counts by its number of items, so the mean is
         the pooled item mean, as lm-eval's size-weighted group scores.
+    model_id : str or None
+        The model id for results whose files name no model (the ``model-id`` input):
+        a reader that would fall back to its documented default id (deepeval's
+        ``deepeval``, SWE-bench's ``agent``) or refuse (lighteval without
+        ``model_name``) uses this instead. An id a file does name is never replaced;
+        HELM, EvalScope and LiveCodeBench always name one (``adapter_spec.model``, the
+        folder). None: the documented defaults.
     """
 
     metrics: tuple[str, ...] = ()
     task_weights: str = "equal"
+    model_id: str | None = None
+
+
+#: Longest `ReadOptions.model_id` accepted (the records' own ids have no bound; this
+#: one comes from a command line or a workflow file).
+MAX_MODEL_ID = 200
+
+
+def check_model_id(name: str, raw: str) -> str | None:
+    """Validate the ``model-id`` setting: empty (the readers' defaults) or an id.
+
+    Parameters
+    ----------
+    name : str
+        The setting as the user wrote it (``--model-id``, ``model-id``), for the message.
+    raw : str
+        Its value.
+
+    Returns
+    -------
+    str or None
+        The id with surrounding blanks removed; None when empty.
+
+    Raises
+    ------
+    UsageError
+        An id with a control character or longer than `MAX_MODEL_ID`.
+    """
+    value = raw.strip()
+    if not value:
+        return None
+    if not value.isprintable() or len(value) > MAX_MODEL_ID:
+        raise UsageError(
+            f"{name}: must be a printable model id of at most {MAX_MODEL_ID} "
+            f"characters, got {value[:60]!r}"
+        )
+    return value
 
 
 def choose(available: Sequence[str], preferred: Iterable[str]) -> str:

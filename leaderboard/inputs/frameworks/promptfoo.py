@@ -44,6 +44,7 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     finite_number,
+    item_run,
     json_lines,
     load_json,
     short,
@@ -56,7 +57,7 @@ from leaderboard.inputs.frameworks.metrics import (
     refuse_unmatched,
     to_unit,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _JSON_HEAD = re.compile(
@@ -267,18 +268,8 @@ def _records(
             notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (row {number})")
             dropped.add(task)
             continue
-        runs.append(
-            EvalRun(
-                model_id=model,
-                task_id=task,
-                score=score,
-                metric_name=metric,
-                category=DEFAULT_CATEGORY,
-                item_id=item,
-                sample=sample if repeated else None,
-                **extras,
-            )
-        )
+        nth_run = sample if repeated else None
+        runs.append(item_run(model, task, metric, item, score, sample=nth_run, **extras))
     runs = [run for run in runs if run.task_id not in dropped]
     if not runs:
         raise InputError(

@@ -5,24 +5,31 @@
   ``__``): counts (``total_instances``, ``submitted_instances``, ...) and id lists
   ``resolved_ids``, ``unresolved_ids``, ``error_ids``, ``completed_ids`` (2.0), plus
   ``empty_patch_ids``, ``submitted_ids``, ``incomplete_ids`` and ``schema_version`` 2
-  (2.1 to 4.x), plus ``infra_failure_ids`` and ``ambiguous_failure_ids`` (5.x, a subset
-  of the unresolved and errored ones). Multi-SWE-bench's ``final_report.json`` has the
-  same lists (and ``incomplete_instances``); sb-cli's ``<subset>__<split>__<run_id>.json``
-  adds ``pending_instances`` and ``failed_instances``.
+  (2.0.x to 4.x), plus ``infra_failure_ids`` and ``ambiguous_failure_ids`` (5.x, a
+  subset of the unresolved and errored ones). Multi-SWE-bench's ``final_report.json``
+  has the same lists (and ``incomplete_instances``); its leaderboard's
+  ``results/results.json`` lists the resolved ids under ``resolved`` and empty and
+  errored patches together (``empty_error_patch_ids``); sb-cli's
+  ``<subset>__<split>__<run_id>.json`` adds ``pending_ids`` and ``failed_ids`` (runs
+  its hosted evaluator did not finish).
 - Per-instance ``report.json`` (``logs/run_evaluation/<run_id>/<model>/<instance>/``):
   ``{"<instance_id>": {"patch_is_None", "patch_exists", "patch_successfully_applied",
-  "resolved", "tests_status"}}``.
+  "resolved", "tests_status"}}``; SWE-bench's published logs
+  (``logs/<instance>/report.json``) hold the inner object alone.
 
 One item-level record per instance, ``metric_name`` ``resolved``: resolved 1; unresolved
-and empty patch 0. Errored instances (the harness could not evaluate the patch) and
-incomplete or pending ones are no failed patch and no 0: they are left out and counted
-in a warning. Every run report also gets a note of its denominator: the instances
-scored here against those submitted and in the dataset (``total_instances``), which
-differ when a run was filtered, with SWE-bench's own resolved rate over the total.
+and empty patch 0. Errored instances (the harness could not evaluate the patch), sb-cli's
+failed and pending ones, merged empty-or-errored ones and those submitted but outside
+the run's instances are no failed patch and no 0: they are left out and counted in a
+warning. Every run report also gets a note of its denominator: the instances scored
+here against those submitted and those the run covered (``total_instances``: the
+dataset, or the ``--instance_ids`` chosen), which differ when a run was filtered, with
+SWE-bench's own resolved rate over ``total_instances``.
 
 - ``model_id``: the run report's file name before its last ``.<run_id>.json`` (so a
   model with dots, ``gpt-4.1``, keeps them; a run id with dots would not); the folder
-  above the instance folder for a ``report.json``; else ``agent``.
+  above the instance folder for a ``report.json``; else the ``model-id`` setting, else
+  ``agent``.
 - ``task_id``: ``swe-bench`` (``multi-swe-bench`` for Multi-SWE-bench ids, the subset,
   e.g. ``swe-bench_verified``, for an sb-cli report).
 - ``item_id``: the instance id; ``category`` ``general``: a category belongs to a task
@@ -37,9 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, load_json
+from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json
 from leaderboard.inputs.frameworks.metrics import ReadOptions
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
 DEFAULT_MODEL = "agent"
@@ -59,6 +66,9 @@ _RUN_HEAD = re.compile(rb'\s*\{\s*"(?:' + _KEYS + rb')"\s*:')
 _INSTANCE_HEAD = re.compile(
     rb'\s*\{\s*"[^"\\]{1,200}"\s*:\s*\{\s*"(?:patch_is_None|patch_exists|resolved)"\s*:'
 )
+# The same entry without the instance id around it (`logs/<instance>/report.json` as
+# SWE-bench's published evaluation logs hold it).
+_BARE_HEAD = re.compile(rb'\s*\{\s*"(?:patch_is_None|patch_exists)"\s*:')
 _MULTI_ID = re.compile(r"[^/\s]+/[^/\s]+:pr-\d+")
 FIX_RUN = (
     "give the run report swebench.harness.run_evaluation wrote "
@@ -69,7 +79,7 @@ FIX_RUN = (
 def sniff(head: bytes) -> bool:
     """Whether `head` starts a SWE-bench run report or per-instance report."""
     text = head.removeprefix(UTF8_BOM)
-    if _INSTANCE_HEAD.match(text):
+    if _INSTANCE_HEAD.match(text) or _BARE_HEAD.match(text):
         return True
     return bool(_RUN_HEAD.match(text)) and (
         b'"resolved_ids"' in text or b'"resolved_instances"' in text
@@ -85,12 +95,12 @@ def _ids(report: dict[str, Any], key: str, shown: str) -> list[str]:
     return list(value)
 
 
-def _model_from_name(path: Path) -> str:
+def _model_from_name(path: Path, default: str) -> str:
     name = path.name
     for suffix in (".gz", ".json"):
         name = name.removesuffix(suffix)
     model, dot, _ = name.rpartition(".")
-    return model if dot and model else DEFAULT_MODEL
+    return model if dot and model else default
 
 
 def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
@@ -129,12 +139,25 @@ def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         raise InputError(
             "is not a SWE-bench report (not an object)", file=shown, fix=FIX_RUN
         )
+    default = options.model_id or DEFAULT_MODEL
     if "resolved_ids" not in data and "resolved_instances" not in data:
-        return _read_instances(path, data, shown)
-    return _read_run(path, data, shown)
+        return _read_instances(path, data, shown, default)
+    return _read_run(path, data, shown, default)
 
 
-def _read_instances(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
+def _read_instances(
+    path: Path, data: dict[str, Any], shown: str, default: str
+) -> list[EvalRun]:
+    if isinstance(data.get("resolved"), bool) and "patch_is_None" in data:
+        # No instance id around the entry: it is the name of the folder it is in.
+        instance = path.parent.name
+        if not instance:
+            raise InputError(
+                "holds one instance's outcome but no instance id",
+                file=shown,
+                fix="keep the report at logs/<instance_id>/report.json",
+            )
+        return [_record(default, _task(instance), instance, data["resolved"])]
     runs = []
     for instance, entry in data.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("resolved"), bool):
@@ -146,7 +169,7 @@ def _read_instances(path: Path, data: dict[str, Any], shown: str) -> list[EvalRu
             )
         parent = path.parent
         model = parent.parent.name if parent.name == instance and parent.parent.name else ""
-        model = model or DEFAULT_MODEL
+        model = model or default
         runs.append(_record(model, _task(instance), instance, entry["resolved"]))
     if not runs:
         raise InputError("holds no instances", file=shown, fix=FIX_RUN)
@@ -158,18 +181,15 @@ def _task(instance: str) -> str:
 
 
 def _record(model: str, task: str, instance: str, resolved: bool) -> EvalRun:
-    return EvalRun(
-        model_id=model,
-        task_id=task,
-        score=float(resolved),
-        metric_name=METRIC,
-        category=DEFAULT_CATEGORY,
-        item_id=instance,
-    )
+    return item_run(model, task, METRIC, instance, float(resolved))
 
 
-def _read_run(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
-    if "resolved_ids" not in data:
+def _read_run(path: Path, data: dict[str, Any], shown: str, default: str) -> list[EvalRun]:
+    # Multi-SWE-bench's leaderboard results.json (and forks of the harness) list the
+    # resolved ids under `resolved`, and empty and errored patches together.
+    key = "resolved" if "resolved_ids" not in data and "resolved" in data else ""
+    key = key or "resolved_ids"
+    if key not in data:
         raise InputError(
             "holds counts only, no instance ids (`resolved_ids`)",
             file=shown,
@@ -177,35 +197,42 @@ def _read_run(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
             fix="give the full run report: the per-instance outcomes are what the "
             "leaderboard resamples",
         )
-    resolved = _ids(data, "resolved_ids", shown)
+    resolved = _ids(data, key, shown)
     failed = _ids(data, "unresolved_ids", shown) + _ids(data, "empty_patch_ids", shown)
     both = sorted(set(resolved) & set(failed))
     if both:
         raise InputError(
             f"instance {both[0]!r} is listed as resolved and as unresolved",
             file=shown,
-            field="resolved_ids",
+            field=key,
             fix=FIX_RUN,
         )
-    errored = set(_ids(data, "error_ids", shown)) - set(resolved) - set(failed)
-    submitted = set(_ids(data, "submitted_ids", shown))
     scored = set(resolved) | set(failed)
-    pending = submitted - scored - errored
-    incomplete = set(_ids(data, "incomplete_ids", shown)) - scored - errored
-    model, task = _model_from_name(path), TASK
+    left_out = {
+        what: set(_ids(data, field, shown)) - scored for field, what in _LEFT_OUT.items()
+    }
+    seen = set().union(*left_out.values())
+    pending = set(_ids(data, "submitted_ids", shown)) - scored - seen
+    incomplete = set(_ids(data, "incomplete_ids", shown)) - scored - seen
+    model, task = _model_from_name(path, default), TASK
     if "pending_instances" in data:  # sb-cli: <subset>__<split>__<run_id>.json
-        model = DEFAULT_MODEL
+        model = default
         subset = path.name.split("__")[0]
         task = subset if subset and not subset.endswith(".json") else TASK
-    elif any(_MULTI_ID.fullmatch(i) for i in (*resolved, *failed)):
+    elif any(_MULTI_ID.fullmatch(i) for i in (*resolved, *failed, *seen)):
         task = "multi-swe-bench"
     runs = [_record(model, task, i, True) for i in sorted(set(resolved))]
     runs += [_record(model, task, i, False) for i in sorted(set(failed))]
     if not runs:
+        counts = ", ".join(
+            f"{len(ids)} {what.split(' (')[0]}" for what, ids in left_out.items() if ids
+        )
         raise InputError(
-            "scores no instance (no resolved, unresolved or empty-patch ids)",
+            "scores no instance (no resolved, unresolved or empty-patch ids"
+            + (f"; {counts}" if counts else "")
+            + ")",
             file=shown,
-            field="resolved_ids",
+            field=key,
             fix="check that the harness evaluated the predictions (errored instances "
             "are not counted as unresolved)",
         )
@@ -214,11 +241,25 @@ def _read_run(path: Path, data: dict[str, Any], shown: str) -> list[EvalRun]:
         data,
         scored=len(runs),
         resolved=len(set(resolved)),
-        errored=errored,
-        pending=pending,
+        left_out={**left_out, _PENDING: pending},
         incomplete=incomplete,
     )
     return runs
+
+
+#: Lists of instances that are neither resolved nor failed patches, with what a
+#: warning calls them: left out, not scored 0.
+_LEFT_OUT = {
+    "error_ids": "errored in the harness (not a failed patch)",
+    "failed_ids": "failed to evaluate (sb-cli's failed runs, not a failed patch)",
+    "pending_ids": "still pending in sb-cli",
+    "empty_error_patch_ids": (
+        "with an empty or errored patch (the report does not say which)"
+    ),
+}
+_PENDING = (
+    "submitted but not evaluated in this run (outside its instances, `total_instances`)"
+)
 
 
 def _listed(ids: set[str]) -> str:
@@ -232,14 +273,10 @@ def _warn_run(
     *,
     scored: int,
     resolved: int,
-    errored: set[str],
-    pending: set[str],
+    left_out: dict[str, set[str]],
     incomplete: set[str],
 ) -> None:
-    for ids, what in (
-        (errored, "errored in the harness (not a failed patch)"),
-        (pending, "submitted but neither scored nor errored (pending)"),
-    ):
+    for what, ids in left_out.items():
         if ids:
             warnings.warn(
                 f"{shown}: {len(ids)} instances left out, {what}: {_listed(ids)}",
@@ -253,9 +290,9 @@ def _warn_run(
         text += f" of {submitted} submitted"
     if isinstance(total, int) and not isinstance(total, bool) and total > 0:
         text += (
-            f" and {total} in the dataset; SWE-bench's own rate over the dataset is "
-            f"{resolved}/{total} = {resolved / total:.1%}"
+            f" and {total} in the run's instances (`total_instances`); SWE-bench's own "
+            f"rate over those is {resolved}/{total} = {resolved / total:.1%}"
         )
     if incomplete:
-        text += f"; {len(incomplete)} instances of the dataset were not run (incomplete)"
+        text += f"; {len(incomplete)} instances were not run (incomplete)"
     warnings.warn(text, FormatWarning, stacklevel=4)
