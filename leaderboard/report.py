@@ -95,12 +95,30 @@ class Flips(_Model):
     noise_each_way: int | None = Field(
         default=None,
         description="flips noise alone would give in each direction, estimated by the "
-        "smaller direction (under no change both directions are equal)",
+        "smaller direction (under no change both directions are equal); with epochs, "
+        "the mean of `noise_pass_to_fail` and `noise_fail_to_pass`, rounded",
     )
     beyond_noise: bool | None = Field(
         default=None,
         description="the two directions differ beyond noise: McNemar's exact test at "
-        "the report's confidence",
+        "the report's confidence; with epochs, the exact test conditional on each "
+        "item's passes over both runs",
+    )
+    noise_from: Literal["directions", "epochs"] | None = Field(
+        default=None,
+        description='how noise was estimated: "directions" (one sample per item: the '
+        'smaller direction) or "epochs" (several pass/fail samples per item: the '
+        "within-item variation they show, both runs' samples pooled)",
+    )
+    noise_pass_to_fail: float | None = Field(
+        default=None,
+        description="with epochs: pass -> fail flips expected with no change, given "
+        "each item's passes over both runs (unbiased under no change); null otherwise",
+    )
+    noise_fail_to_pass: float | None = Field(
+        default=None,
+        description="with epochs: fail -> pass flips expected with no change, as "
+        "`noise_pass_to_fail`; null otherwise",
     )
     rule: str = Field(
         default="pass: score 1, fail: score 0",

@@ -196,12 +196,24 @@ def flips_text(f: Flips | None) -> str | None:
     )
     if f.noise_each_way is None or f.pass_to_fail + f.fail_to_pass == 0:
         return text
-    text += f"; noise alone gives about {count(f.noise_each_way)} each way"
+    test = "McNemar"
+    if f.noise_from == "epochs" and f.noise_pass_to_fail is not None:
+        test = "exact test on the epochs"
+        down, up = round(f.noise_pass_to_fail), round(f.noise_fail_to_pass or 0.0)
+        if down == up:
+            text += f"; the epochs give about {count(down)} each way from noise alone"
+        else:
+            text += (
+                f"; the epochs give about {count(down)} pass → fail and {count(up)} "
+                "fail → pass from noise alone"
+            )
+    else:
+        text += f"; noise alone gives about {count(f.noise_each_way)} each way"
     extra = abs(f.pass_to_fail - f.fail_to_pass)
     way = "pass → fail" if f.pass_to_fail > f.fail_to_pass else "fail → pass"
     if f.beyond_noise:
-        return text + f", and the {count(extra)} extra {way} are beyond it (McNemar)"
-    return text + ", and the difference between the two ways is within noise (McNemar)"
+        return text + f", and the {count(extra)} extra {way} are beyond it ({test})"
+    return text + f", and the difference between the two ways is within noise ({test})"
 
 
 def _item_score(score: float, samples: int) -> str:

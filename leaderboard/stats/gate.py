@@ -50,6 +50,7 @@ from leaderboard.stats.skew import skew_caveat
 from leaderboard.stats.where import (
     Planned,
     breakdowns,
+    epoch_counts,
     item_flips,
     plan_breakdown,
     worst_items,
@@ -308,7 +309,9 @@ def read_gate(
                 status=status,
                 note=note,
                 flips=in_context(
-                    item_flips(d, p.candidate, p.baseline, in_scope), confidence
+                    item_flips(d, p.candidate, p.baseline, in_scope),
+                    confidence,
+                    epoch_counts(d, p.candidate, p.baseline, in_scope),
                 ),
                 worst_items=worst_items(d, p.candidate, p.baseline, in_scope)
                 if scope == "overall"

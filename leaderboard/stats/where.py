@@ -7,7 +7,8 @@ within each task, read off the same replicates at the report's own confidence: *
 pair, unadjusted*, for locating a change, not for testing it (with 14 tasks, about one
 interval in 20 misses by chance). With pass/fail items (0 or 1 after averaging
 samples), `item_flips` counts the items that went pass -> fail and fail -> pass
-(with epochs of pass/fail samples: on each item's mean, passing at 0.5), and
+(with epochs of pass/fail samples: on each item's mean, passing at 0.5; `epoch_counts`
+gives each item's passes and samples for `leaderboard.stats.noise`), and
 `worst_items` names the items that dropped most.
 """
 
@@ -20,8 +21,16 @@ from leaderboard.stats.bootstrap import Replicates, intervals_at
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import group_levels
+from leaderboard.stats.noise import EpochCounts
 
-__all__ = ["Planned", "breakdowns", "item_flips", "plan_breakdown", "worst_items"]
+__all__ = [
+    "Planned",
+    "breakdowns",
+    "epoch_counts",
+    "item_flips",
+    "plan_breakdown",
+    "worst_items",
+]
 
 Planned = tuple[tuple[str, int, int], ...]  # (scope, candidate estimate, baseline's)
 
@@ -74,15 +83,33 @@ def item_flips(d: Design, candidate: int, baseline: int, mask: BoolArray) -> Fli
         return None
     shared = d.present[:, candidate] & d.present[:, baseline] & mask
     c, b = d.scores[shared, candidate], d.scores[shared, baseline]
+    if epoch_counts(d, candidate, baseline, mask) is not None:
+        return _epoch_flips(c, b, int(shared.sum()))
     if np.isin(c, (0.0, 1.0)).all() and np.isin(b, (0.0, 1.0)).all():
         return Flips(
             pass_to_fail=int(((b == 1.0) & (c == 0.0)).sum()),
             fail_to_pass=int(((b == 0.0) & (c == 1.0)).sum()),
             shared_items=int(shared.sum()),
         )
-    if d.sample_count is None or not d.binary_records:
+    return None
+
+
+def epoch_counts(
+    d: Design, candidate: int, baseline: int, mask: BoolArray
+) -> EpochCounts | None:
+    """Per shared item in `mask`: baseline passes and samples, candidate passes and
+    samples; None unless the records are pass/fail and some shared item has several
+    samples in either run (epochs)."""
+    counts = d.sample_count
+    if not d.item_level or counts is None or not d.binary_records:
         return None
-    return _epoch_flips(c, b, int(shared.sum()))
+    shared = d.present[:, candidate] & d.present[:, baseline] & mask
+    kb, kc = counts[shared, baseline], counts[shared, candidate]
+    if kb.size == 0 or max(int(kb.max()), int(kc.max())) < 2:
+        return None
+    xb = np.rint(d.scores[shared, baseline] * kb).astype(np.intp)
+    xc = np.rint(d.scores[shared, candidate] * kc).astype(np.intp)
+    return xb, kb.astype(np.intp), xc, kc.astype(np.intp)
 
 
 def _epoch_flips(c: FloatArray, b: FloatArray, shared: int) -> Flips:

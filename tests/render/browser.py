@@ -100,6 +100,9 @@ MEASURE_JS = r"""
     })),
     blocks: [...art.children].filter((e) => e.tagName === 'P').map((p) => ({
       text: p.textContent.slice(0, 60), scrolls: p.scrollWidth > p.clientWidth })),
+    paragraphs: [...art.querySelectorAll('p')].map((p) => ({
+      text: p.textContent, scrolls: p.scrollWidth > p.clientWidth,
+      width: p.getBoundingClientRect().width })),
     intervals: [], warnings: [], fonts: {},
   };
   // Every "[a, b]" in the text (not in <pre>): the lines its characters lie on.

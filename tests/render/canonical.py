@@ -82,6 +82,36 @@ def regressed_report() -> Report:
     )
 
 
+def epoch_flips_report() -> Report:
+    """The regressed report with epochs: the flips line with the noise the epochs give,
+    uneven between the directions (different epochs per run), at four-digit counts."""
+    report = regressed_report()
+    comps = [
+        c.model_copy(
+            update={
+                "flips": Flips(
+                    pass_to_fail=1_262,
+                    fail_to_pass=694,
+                    shared_items=12_000,
+                    rule="pass/fail samples averaged per item; an item passes when at "
+                    "least 0.5 of its samples (epochs) pass",
+                    noise_from="epochs",
+                    noise_each_way=702,
+                    noise_pass_to_fail=731.4,
+                    noise_fail_to_pass=672.9,
+                    beyond_noise=True,
+                )
+            }
+        )
+        if c.flips is not None
+        else c
+        for c in report.gate.comparisons
+    ]
+    return report.model_copy(
+        update={"gate": report.gate.model_copy(update={"comparisons": comps})}
+    )
+
+
 def pass_report() -> Report:
     report = golden_report()
     comps = [
@@ -297,6 +327,7 @@ def failure_comment() -> str:
 CANONICAL: dict[str, Callable[[], str]] = {
     "regressed": lambda: render_comment(regressed_report(), CTX),
     "pass": lambda: render_comment(pass_report(), CTX),
+    "epoch-flips": lambda: render_comment(epoch_flips_report(), CTX),
     "guardrail": lambda: render_comment(guardrail_report(), CTX),
     "cannot-tell": lambda: render_comment(cannot_tell_report(), CTX),
     "no-gate": lambda: render_comment(no_gate_report(), CTX),

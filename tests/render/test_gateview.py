@@ -206,6 +206,47 @@ def test_where_views__flips_alone__per_item_and_html_escaped() -> None:
     assert flips_text(None) is None
 
 
+def test_flips_text__epochs_name_their_noise_and_test() -> None:
+    rule = "pass/fail samples averaged per item; an item passes when at least 0.5 of its"
+    even = Flips(
+        pass_to_fail=31,
+        fail_to_pass=9,
+        shared_items=400,
+        rule=rule,
+        noise_from="epochs",
+        noise_each_way=12,
+        noise_pass_to_fail=12.4,
+        noise_fail_to_pass=11.6,
+        beyond_noise=True,
+    )
+    assert flips_text(even) == (
+        "31 items went pass → fail, 9 fail → pass (of 400 scored for both; an item "
+        "passes when half its epochs or more pass); the epochs give about 12 each way "
+        "from noise alone, and the 22 extra pass → fail are beyond it (exact test on "
+        "the epochs)"
+    )
+    uneven = even.model_copy(
+        update={
+            "pass_to_fail": 10,
+            "fail_to_pass": 8,
+            "noise_pass_to_fail": 9.6,
+            "noise_fail_to_pass": 7.2,
+            "beyond_noise": False,
+        }
+    )
+    assert flips_text(uneven) is not None
+    assert flips_text(uneven).endswith(  # type: ignore[union-attr]
+        "; the epochs give about 10 pass → fail and 7 fail → pass from noise alone, "
+        "and the difference between the two ways is within noise (exact test on the "
+        "epochs)"
+    )
+    one = even.model_copy(
+        update={"noise_from": "directions", "noise_pass_to_fail": None, "noise_each_way": 9}
+    )
+    assert "noise alone gives about 9 each way" in (flips_text(one) or "")
+    assert "(McNemar)" in (flips_text(one) or "")
+
+
 def test_where_views__nothing_to_locate__no_section() -> None:
     assert where_views([comp("a")], 0.95) == []
 

@@ -62,7 +62,8 @@ def test_layout__verdict_and_gate_fit_a_phone(browser: Browser, name: str) -> No
         gate = m.table(GATE_HEADER)
         assert not gate["scrolls"], f"{name} at 400 px: the gate table scrolls: {gate}"
     assert has_gate == (
-        name in {"regressed", "pass", "guardrail", "cannot-tell", "models-30"}
+        name
+        in {"regressed", "epoch-flips", "pass", "guardrail", "cannot-tell", "models-30"}
     )
 
 
@@ -91,3 +92,16 @@ def test_layout__gate_plot_fits_a_phone(browser: Browser) -> None:
         gate_plot = [p for p in m.data["pre"] if not p["inDetails"]]
         assert gate_plot, f"{name}: no difference plot outside <details>"
         assert not gate_plot[0]["scrolls"], f"{name} at 400 px: {gate_plot[0]}"
+
+
+def test_layout__flip_lines_fit_a_phone_and_keep_intervals_whole(browser: Browser) -> None:
+    for name in ("regressed", "epoch-flips"):
+        for width in (DESKTOP, PHONE):
+            m = _measure(browser, name, width)
+            flips = [p for p in m.data["paragraphs"] if "went pass → fail" in p["text"]]
+            assert len(flips) == 1, f"{name} at {width} px: {flips}"
+            assert flips[0]["width"] > 0, f"{name}: the flips line is not shown"
+            assert not flips[0]["scrolls"], f"{name} at {width} px: {flips[0]}"
+            assert not m.data["pageOverflows"], f"{name} at {width} px: page scrolls"
+            split = [i for i in m.data["intervals"] if i["lines"] != 1]
+            assert not split, f"{name} at {width} px: intervals split: {split}"
