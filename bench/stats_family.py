@@ -17,8 +17,8 @@ the draws (Monte Carlo noise of a short run), not from the method.
   the candidates' differences 0.5 with fresh answers, 0.82 when the candidates share
   one new model's answers on 80% of items): how often each adjustment catches it.
 
-``nice .venv/bin/python bench/stats_family.py [SIMS]`` (default 3,000 a cell; about 90 s a
-cell at 999 resamples on one core).
+``nice .venv/bin/python bench/stats_family.py [SIMS] [ranks]`` (default 3,000 a cell;
+about 90 s a cell at 999 resamples on one core; ``ranks``: the first cell only).
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ from typing import Any
 
 import numpy as np
 
+import leaderboard.stats.build as build_module
 import leaderboard.stats.gate as gate_module
 from leaderboard import EvalRun, build_report
 from leaderboard.stats.bootstrap import percentile_intervals
+from leaderboard.stats.quantiles import norm_ppf, t_ppf
 
 ALPHA = 0.05
 Seen = dict[str, Any]
@@ -75,7 +77,9 @@ def ranks(sims: int, resamples: int) -> None:
         / 2.0
     )
     c_true = max_abs_quantile(corr, ALPHA)
-    shared = oracle = 0
+    seen: Seen = {}
+    spy(build_module, "_pairwise", seen)
+    shared = oracle = floor = ends = 0
     for s in range(sims):
         rng = np.random.default_rng([27, s])
         p = rng.beta(2.0, 2.0, 200)
@@ -87,15 +91,35 @@ def ranks(sims: int, resamples: int) -> None:
         ]
         rows = build_report(runs, resamples=resamples, seed=s).leaderboard
         shared += all(r.rank_lo == 1 and r.rank_hi == 9 for r in rows)
+        f, e = tails(seen["kw"])
+        floor += f
+        ends += e
         v = 2 * p * (1 - p)
         se = math.sqrt(0.25 * (v[:100].sum() + v[100:].sum())) / 100
         means = x.reshape(9, 2, 100).mean(axis=(1, 2))
         oracle += bool((np.abs(means[ia] - means[ib]) / se <= c_true).all())
     print(
         f"| ranks, 9 identical models | {resamples} | {sims} | shared 1-9: "
-        f"{rate(shared, sims)} | oracle: {rate(oracle, sims)} |",
+        f"{rate(shared, sims)} | oracle: {rate(oracle, sims)} | any pair decided by "
+        f"the t-floor alone {rate(floor, sims)}, by the percentile ends alone "
+        f"{rate(ends, sims)} |",
         flush=True,
     )
+
+
+def tails(kw: dict[str, Any]) -> tuple[bool, bool]:
+    """Would any pair of the rank family be decided by the t-interval alone, or by the
+    t-scaled percentile ends alone (the two halves of `intervals_at`)?"""
+    ia = np.array([p[2] for p in kw["pairs"]])
+    ib = np.array([p[3] for p in kw["pairs"]])
+    est, reps, each = kw["est"], kw["reps"], kw["family_alpha"]
+    d, dr, df = est[ia] - est[ib], reps[:, ia] - reps[:, ib], kw["rep"].diff_df(ia, ib)
+    t = np.array([t_ppf(1 - each / 2, float(v)) for v in df])
+    floor = bool((np.abs(d) > t * dr.std(axis=0, ddof=1)).any())
+    q = np.quantile(dr, [each / 2, 1 - each / 2], axis=0)
+    c = t / norm_ppf(1 - each / 2)
+    ends = bool(((d + c * (q[0] - d) > 0) | (d + c * (q[1] - d) < 0)).any())
+    return floor, ends
 
 
 def kept_answers(keep: float) -> Callable[..., tuple[list[np.ndarray], np.ndarray]]:
@@ -189,6 +213,9 @@ def gate(
 
 def main() -> None:
     sims = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+    if sys.argv[2:] == ["ranks"]:  # the rank cell only
+        ranks(sims, 999)
+        return
     ranks(sims, 999)
     ranks(sims, 10_000)
     gate("keep 70% of the baseline's answers", kept_answers(0.7), sims)
