@@ -333,3 +333,21 @@ def test_cli__two_real_runs_pair_on_deepevals_pass_fail(tmp_path: Path) -> None:
     (comp,) = report["gate"]["comparisons"]
     assert comp["shared_units"] == 12
     assert comp["diff_mean"] == pytest.approx(b_mean - 1.0)
+
+
+def test_read__other_metrics_kept_as_secondary_metrics() -> None:
+    """Every other scored metric beside the score (for guardrails), and `success`
+    beside a chosen metric; a lower-is-better metric (Hallucination) never."""
+    [case] = _raw("day08/.latest_test_run.json")["testCases"]
+    scores = {m["name"]: m["score"] for m in case["metricsData"]}
+    [run] = _read("day08/.latest_test_run.json")
+    assert run.metric_name == "success"
+    assert dict(run.metrics) == scores
+    [chosen] = _read("day08/.latest_test_run.json", "Faithfulness")
+    assert chosen.score == scores["Faithfulness"]
+    assert dict(chosen.metrics) == {
+        **{k: v for k, v in scores.items() if k != "Faithfulness"},
+        "success": float(case["success"]),
+    }
+    [lower] = _read("local-0.20/temp_test_run_data.json")
+    assert lower.metrics == ()

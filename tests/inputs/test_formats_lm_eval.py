@@ -230,6 +230,7 @@ def test_round_trip__records_and_lm_eval_samples_give_the_same_report(
                     "item_id": doc["doc_id"],
                     "metric_name": "acc,none",
                     "category": "tiny_suite",
+                    "metrics": {"acc_norm": doc["acc_norm"]},
                 }
                 handle.write(json.dumps(row) + "\n")
     from_records = load_runs(str(records))

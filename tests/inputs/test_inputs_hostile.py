@@ -308,7 +308,7 @@ CASES: dict[str, tuple[Callable[[Path], list[Path]], tuple[str, ...], int, list[
         lm_eval_samples_results_linked_out,
         (),
         2,
-        ["links elsewhere"],
+        ["results_2024-01-01T00-00-00.json beside it is a link", "not followed"],
     ),
     "renamed_eval_as_results_jsonl": (
         renamed_eval_as_results_jsonl,

@@ -1,4 +1,4 @@
-"""Helpers of the EvalScope, HELM, LiveCodeBench and lighteval readers.
+"""Helpers of the EvalScope, HELM, LiveCodeBench, lighteval and lm-eval readers.
 
 - `json_lines`: a JSON Lines file read through the shared bounded reader
   (`_common.read_bounded`), one parsed object a line. Lines end at ``\n`` only:
@@ -7,8 +7,9 @@
 - `pick_metric`: the user's metric (``--metric`` / the ``metric`` input) among the
   metrics a file holds, else the framework's primary one; a preference that names
   nothing the file holds is refused, listing what it holds.
-- `beside`: a file named by a framework next to the one given (HELM's
-  ``run_spec.json``), refused when it is a link or resolves elsewhere.
+- `beside`, `confined`: a file a framework writes next to the one given (HELM's
+  ``run_spec.json``, lm-eval's results file beside its samples), refused when it is
+  a link or resolves elsewhere.
 """
 
 from __future__ import annotations
@@ -83,17 +84,33 @@ def pick_metric(
 def beside(path: Path, name: str, shown: str, fix: str) -> Path:
     """The file `name` in the folder of `path`, refused when not a plain file there.
 
+    Raises
+    ------
+    InputError
+        Missing, a link, not a regular file, or resolving outside the folder
+        (`confined`).
+    """
+    return confined(path.parent / name, path, shown, fix)
+
+
+def confined(candidate: Path, path: Path, shown: str, fix: str) -> Path:
+    """`candidate`, a file beside `path`, refused when not a plain file in its folder.
+
     The readers get no workspace root (`ReadOptions` carries none), so a file the
-    framework writes beside the one given is only read when it is a regular file in
-    the same folder: not a link (to anywhere), and its real path is in the real
-    folder of `path`. `path` itself was already confined by `sources.expand`.
+    framework writes beside the one given (HELM's ``run_spec.json``, lm-eval's results
+    file beside its samples) is only read when it is a regular file in the same
+    folder: not a link (to anywhere), and its real path is in the real folder of
+    `path`. `path` itself was already confined by `sources.expand`. This is checked
+    before the file is opened, so a link cannot make a reader publish a file from
+    outside the workspace.
 
     Raises
     ------
     InputError
-        Missing, a link, not a regular file, or resolving outside the folder.
+        Missing (`fix` says what to give), a link, not a regular file, or resolving
+        outside the folder.
     """
-    candidate = path.parent / name
+    name = candidate.name
     try:
         info = os.lstat(candidate)
     except FileNotFoundError:

@@ -310,7 +310,8 @@ def item_run(
     sample : int, optional
         The repeat's number when the file scores an item more than once; else None.
     **measures
-        ``cost``, ``latency``, ``tokens`` where the file gives them.
+        ``cost``, ``latency``, ``tokens`` where the file gives them, and ``metrics``
+        (the secondary metrics).
     """
     return EvalRun(
         model_id=model,

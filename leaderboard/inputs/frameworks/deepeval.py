@@ -34,6 +34,10 @@ Each test case gives one item-level record:
   that metric's ``score`` instead (deepeval's scores are 0-1; passing is
   ``score >= threshold``, or ``<=`` for the lower-is-better metrics, which are refused).
 
+The scores not chosen are kept as the record's secondary ``metrics`` (for
+guardrails): every other metric's score on [0, 1] (the lower-is-better ones left
+out), and ``success`` (as 1/0) when a metric is the score.
+
 A metric that errored or gave no score is not a failure: the case is left out of that
 metric (and of ``success`` unless another metric of it failed outright), counted in one
 warning.
@@ -273,7 +277,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
     left: list[str] = []
     absent = 0
     seen: dict[str, int] = {}
-    parsed: list[tuple[str, float, str]] = []
+    parsed: list[tuple[str, float, str, tuple[tuple[str, float], ...]]] = []
     for number, case, conversational in cases:
         item = _item(case, conversational, names)
         value: Any
@@ -294,11 +298,19 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (case {number})")
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
-        parsed.append((item, score, str(seen[item])))
+        parsed.append((item, score, str(seen[item]), _others(case, metric)))
     repeated = any(count > 0 for count in seen.values())
     runs = [
-        item_run(model, task, metric, item, score, sample=int(nth) if repeated else None)
-        for item, score, nth in parsed
+        item_run(
+            model,
+            task,
+            metric,
+            item,
+            score,
+            sample=int(nth) if repeated else None,
+            metrics=others,
+        )
+        for item, score, nth, others in parsed
     ]
     if not runs:
         raise InputError(
@@ -311,6 +323,24 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         )
     _warn(shown, metric, len(cases), left=left, absent=absent, present=present)
     return runs
+
+
+def _others(case: dict[str, Any], metric: str) -> tuple[tuple[str, float], ...]:
+    """The case's scores not chosen, for guardrails: ``success`` (when a metric is
+    the score) and every other scored metric on [0, 1] that is not lower-is-better."""
+    found: dict[str, float] = {}
+    if metric != SUCCESS:
+        verdict, _ = _verdict(case)
+        if verdict is not None:
+            found[SUCCESS] = float(verdict)
+    for entry in _metrics(case):
+        name = _metric_name(entry)
+        if name is None or name in (metric, SUCCESS) or name in LOWER_IS_BETTER:
+            continue
+        score = to_unit(entry.get("score"), None) if _scored(entry) else None
+        if score is not None:
+            found.setdefault(name, score)
+    return tuple(found.items())
 
 
 def _item(case: dict[str, Any], conversational: bool, names: dict[str, int]) -> str:
@@ -360,7 +390,8 @@ def _warn(
     if others and metric == SUCCESS:
         warnings.warn(
             f"{shown}: one score per test case, {SUCCESS} (every metric passed); the "
-            f"metric scores are left out (choose one with --metric): {', '.join(others)}",
+            "metric scores are left out of it (choose one with --metric) and kept for "
+            f"--guardrail: {', '.join(others)}",
             FormatWarning,
             stacklevel=3,
         )

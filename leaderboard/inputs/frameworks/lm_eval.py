@@ -17,11 +17,16 @@ filter first), unless the user prefers another. Lower-is-better metrics are neve
 kept. Known scales are mapped onto [0, 1] (``mcc`` from [-1, 1], sacrebleu's 0-100
 scores / 100); a value of no known scale outside [0, 1] leaves its task out with a
 warning. Everything changed or left out is told once per file as a `FormatWarning`.
+
+The task's other rankable metrics are kept beside the score as the record's secondary
+``metrics`` (`Results.secondaries`), which guardrails gate: ``acc_norm`` beside
+``acc``, a metric under another filter by its key (``exact_match,flexible-extract``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +141,9 @@ class Results:
         self.configs: dict[str, Any] = configs if isinstance(configs, dict) else {}
         counts = data.get("n-samples")
         self.counts: dict[str, Any] = counts if isinstance(counts, dict) else {}
+        self._secondary_plans: dict[
+            tuple[str, str, bool], list[tuple[str, str, tuple[float, float] | None]]
+        ] = {}
 
     def category(self, task: str) -> str:
         """The group that lists the task, or the default category."""
@@ -185,6 +193,23 @@ class Results:
             keys.append(key)
         return keys
 
+    def check_preferences(self, options: ReadOptions, shown: str) -> None:
+        """Refuse `metric` preferences that name no rankable metric of any task.
+
+        A task that reports none of them falls back to its primary score (`primary`);
+        preferences that the whole run reports nowhere are a mistake, refused with
+        what the run holds (CONTRACT.md section 7). `shown` is the file read (a
+        results file, or a samples file of the run).
+        """
+        if not options.metrics:
+            return
+        held: list[str] = []
+        for task, entry in self.results.items():
+            if task not in self.groups and isinstance(entry, dict):
+                held += self.candidates(task, Notes(""))
+        if held and not matches(held, options.metrics):
+            raise refuse_unmatched(held, options.metrics, shown)
+
     def primary(self, task: str, options: ReadOptions, notes: Notes) -> str | None:
         """The key kept for `task`, the others noted; None when nothing is rankable."""
         keys = self.candidates(task, notes)
@@ -198,6 +223,33 @@ class Results:
             if key != kept:
                 notes.add(Notes.OTHERS, f"{task} {key}")
         return kept
+
+    def secondaries(
+        self, task: str, kept: str, values: Mapping[str, Any], *, per_item: bool
+    ) -> tuple[tuple[str, float], ...]:
+        """The task's other rankable metrics in `values` (by results key), on [0, 1].
+
+        Named by `metric_label`, for guardrails (the record's ``metrics``). A value of
+        no known scale outside [0, 1], or that is no number, is left out; so, with
+        `per_item`, is a metric whose aggregation is not a mean (a corpus score such
+        as chrf has no per-document value to average).
+        """
+        plan = self._secondary_plans.get((task, kept, per_item))
+        if plan is None:
+            plan = []
+            for key in self.candidates(task, Notes("")):
+                metric = key.partition(",")[0]
+                aggregation = self.aggregation(task, metric)
+                if key == kept or (per_item and aggregation not in (None, "mean")):
+                    continue
+                plan.append((key, metric_label(key), self.scale(task, metric)))
+            self._secondary_plans[task, kept, per_item] = plan
+        found: dict[str, float] = {}
+        for key, label, scale in plan:
+            score = to_unit(values[key], scale) if key in values else None
+            if score is not None:
+                found.setdefault(label, score)
+        return tuple(found.items())
 
     def unit_score(self, task: str, key: str, value: Any, notes: Notes) -> float | None:
         """`value` of `key` on [0, 1] by the metric's scale; None (noted) when not."""
@@ -225,6 +277,16 @@ class Results:
             fix="give the samples files (--log_samples) instead, or use task-weights: "
             "equal",
         )
+
+
+def metric_label(key: str) -> str:
+    """The name a secondary metric is kept under: ``acc_norm`` for ``acc_norm,none``.
+
+    A metric under a filter other than ``none`` keeps the filter
+    (``exact_match,flexible-extract``), so the variants stay apart.
+    """
+    metric, _, filt = key.partition(",")
+    return metric if filt in ("", "none") else key
 
 
 def model_name(data: dict[str, Any], shown: str) -> str:
@@ -264,13 +326,7 @@ def _read_results(path: Path, data: Any, options: ReadOptions) -> list[EvalRun]:
     notes = Notes(shown)
     runs: list[EvalRun] = []
     chosen: dict[str, tuple[str, float]] = {}
-    held: list[str] = []
-    for task, entry in info.results.items():
-        if task in info.groups or not isinstance(entry, dict):
-            continue
-        held += info.candidates(task, Notes(""))
-    if options.metrics and held and not matches(held, options.metrics):
-        raise refuse_unmatched(held, options.metrics, shown)
+    info.check_preferences(options, shown)
     for task, entry in info.results.items():
         if task in info.groups or not isinstance(entry, dict):
             continue  # a group's value aggregates its subtasks, which are read instead
@@ -288,6 +344,7 @@ def _read_results(path: Path, data: Any, options: ReadOptions) -> list[EvalRun]:
                 metric_name=key,
                 category=info.category(task),
                 weight=weight,
+                metrics=info.secondaries(task, key, entry, per_item=False),
             )
         )
     if options.task_weights == "equal":

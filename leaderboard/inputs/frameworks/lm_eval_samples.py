@@ -18,13 +18,13 @@ the same metric and filter, so that samples and results files name the same task
 from __future__ import annotations
 
 import glob
-import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
+from leaderboard.inputs.frameworks._choice import confined
 from leaderboard.inputs.frameworks._common import (
     json_lines,
     load_json,
@@ -46,19 +46,13 @@ from leaderboard.inputs.records import EvalRun
 def _results_beside(path: Path, date: str | None) -> Path | None:
     """The results file of the same run: ``*_<date>.json``, or 0.4.2's results.json.
 
-    Confined like the files given: a candidate that is a link, or whose real path is
-    not in the samples file's own (real) folder, is refused before it is opened, so
-    a link cannot make the reader publish a file from outside the workspace.
+    Confined like the files given (`_choice.confined`): a candidate that is a link,
+    or whose real path is not in the samples file's own folder, is refused before it
+    is opened.
     """
     pattern = "results.json" if date is None else f"*_{glob.escape(date)}.json"
-    folder = os.path.realpath(path.parent)
     for candidate in sorted(path.parent.glob(pattern)):
-        if candidate.is_symlink() or os.path.dirname(os.path.realpath(candidate)) != folder:
-            raise InputError(
-                f"has a results file beside it that links elsewhere ({candidate.name})",
-                file=str(path),
-                fix="copy the results file beside the samples file instead of linking it",
-            )
+        confined(candidate, path, str(path), FIX_SAMPLES)
         if RESULTS_HEAD.match(read_head(candidate, 4096).removeprefix(UTF8_BOM)):
             return candidate
     return None
@@ -123,6 +117,7 @@ def read_samples(path: Path, options: ReadOptions) -> list[EvalRun]:
             fix=f"keep the samples file's name and {FIX_SAMPLES}",
         )
     info = Results(load_json(results), str(results))
+    info.check_preferences(options, shown)
     notes = Notes(shown)
     task = named["task"] if named else _task_of(path.name, info)
     if task is None:
@@ -142,18 +137,51 @@ def read_samples(path: Path, options: ReadOptions) -> list[EvalRun]:
             metric_name=key,
             category=info.category(task),
             item_id=item,
+            metrics=metrics,
         )
-        for item, score in scored
+        for item, score, metrics in scored
     ]
     check_nonempty(runs, notes)
     notes.warn()
     return runs
 
 
-def _scores(
-    path: Path, info: Results, task: str, key: str, notes: Notes
-) -> list[tuple[int | str, float]]:
-    """(doc_id, score) of every document under the kept metric and filter."""
+def _doc_id(doc: dict[str, Any], number: int, shown: str) -> int | str:
+    item = doc.get("doc_id")
+    if isinstance(item, bool) or not isinstance(item, (int, str)):
+        raise InputError(
+            f"has no usable doc_id: {short(item)}",
+            file=shown,
+            line=number,
+            field="doc_id",
+        )
+    return item
+
+
+def _by_filter(info: Results, task: str, key: str) -> dict[str, list[tuple[str, str]]]:
+    """Per filter of the task's results, in the harness's order: its other rankable
+    metrics that have per-document values (mean aggregation), as (metric, key)."""
+    entry = info.results.get(task)
+    others = set(info.candidates(task, Notes(""))) - {key}
+    by_filter: dict[str, list[tuple[str, str]]] = {}
+    for name in entry if isinstance(entry, dict) else {}:
+        parts = info.split(name)
+        if parts is not None:
+            kept = by_filter.setdefault(parts[1], [])
+            if name in others and info.aggregation(task, parts[0]) in (None, "mean"):
+                kept.append((parts[0], name))
+    return by_filter
+
+
+Scored = tuple[int | str, float, tuple[tuple[str, float], ...]]
+
+
+def _scores(path: Path, info: Results, task: str, key: str, notes: Notes) -> list[Scored]:
+    """(doc_id, score, other metrics) of every document under the kept metric and filter.
+
+    The other metrics (`Results.secondaries`) are the document's values of the task's
+    other rankable metrics, under any filter (a document is written once per filter).
+    """
     shown = notes.shown
     metric, _, filt = key.partition(",")
     filt = filt or "none"
@@ -161,30 +189,22 @@ def _scores(
     if aggregation is not None and aggregation != "mean":
         notes.add(Notes.CORPUS, f"{task} {key} (aggregation {aggregation})")
         return []
-    entry = info.results.get(task)
-    filters = list(  # the harness's filter order, for lines that do not name one
-        dict.fromkeys(
-            parts[1]
-            for parts in map(info.split, entry if isinstance(entry, dict) else {})
-            if parts is not None
-        )
-    )
+    by_filter = _by_filter(info, task, key)
+    filters = list(by_filter)  # the harness's order, for lines that do not name one
     seen: dict[int | str, int] = {}
+    values: dict[int | str, dict[str, Any]] = {}
     scored: list[tuple[int | str, float]] = []
     for number, doc in _documents(path, shown):
-        item = doc.get("doc_id")
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise InputError(
-                f"has no usable doc_id: {short(item)}",
-                file=shown,
-                line=number,
-                field="doc_id",
-            )
+        item = _doc_id(doc, number, shown)
         if isinstance(doc.get("filter"), str):
             line_filter = doc["filter"]
         else:  # 0.4.2-0.4.6: the n-th copy of a document is under the n-th filter
             nth = seen[item] = seen.get(item, -1) + 1
             line_filter = filters[nth] if nth < len(filters) else f"#{nth + 1}"
+        held = values.setdefault(item, {})
+        for name, results_key in by_filter.get(line_filter, ()):
+            if not isinstance(doc.get(name), (list, dict)):
+                held.setdefault(results_key, doc.get(name))
         if line_filter != filt:
             continue
         if metric not in doc:
@@ -206,4 +226,7 @@ def _scores(
         scored.append((item, score))
     if not scored:
         notes.add(Notes.EMPTY, f"{task} (no document under filter {filt})")
-    return scored
+    return [
+        (item, score, info.secondaries(task, key, values[item], per_item=True))
+        for item, score in scored
+    ]

@@ -9,7 +9,9 @@ framework):
   each as its own task would make the interval measure how much the variants disagree
   and count one task several times in a gate. A reader keeps one: the first of the
   user's preferences (`ReadOptions.metrics`) that the task reports, else the
-  framework's primary one (documented per reader), and names the others it left out.
+  framework's primary one (documented per reader), and names the others it left out
+  of the score; those with a value on [0, 1] are kept as the record's secondary
+  ``metrics``, for guardrails.
 - **Scale by metric, never by value.** A metric of known range (`KNOWN_RANGES`) is
   mapped linearly onto [0, 1] whatever its value: ``mcc`` from [-1, 1], sacrebleu's
   and EQ-Bench's 0-100 scores divided by 100. A metric of unknown range is taken to be
@@ -230,7 +232,7 @@ class Notes:
 
     OTHERS = (
         "one score per task; left out of the score (choose with the `metric` input "
-        "or --metric; Inspect's and promptfoo's are kept for --guardrail)"
+        "or --metric; those valued on [0, 1] per item or task are kept for --guardrail)"
     )
     FALLBACK = "none of the preferred metrics reported; kept the primary one"
     RESCALED = "mapped onto [0, 1] from the metric's documented range"
