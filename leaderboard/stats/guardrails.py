@@ -363,8 +363,14 @@ def plan_guardrails(
     for name in [*measures, *metrics]:
         guard = guarded.get(name)
         shown = guard is not None or name in MEASURES
+        # A metric shown nowhere needs only its means, which draw no resample.
         res = measure_replicates(
-            d, runs, name, pairs if shown else [], resamples=resamples, seed=seed
+            d,
+            runs,
+            name,
+            pairs if shown else [],
+            resamples=resamples if shown else 0,
+            seed=seed,
         )
         means = measure_means if name in MEASURES else metric_means
         for m, v in res.model_means.items():

@@ -157,6 +157,23 @@ def test_guardrails__join_the_gates_family_bonferroni() -> None:
     assert set(row.metrics) == {"second"}
 
 
+def test_unguarded_metric__its_means_equal_the_guarded_ones_without_resampling() -> None:
+    """A secondary metric no guardrail names shows only its means (computed with no
+    resample drawn): they are the record means, and the same as when it is guarded."""
+    runs, base = _pair(60, 1.0, seed=5)
+    plain = build_report(runs, baseline_runs=base, resamples=500)
+    guarded = build_report(
+        runs, baseline_runs=base, resamples=500, guardrails=[Guardrail("second", 0.02)]
+    )
+    want = float(np.mean([dict(r.metrics)["second"] for r in runs]))
+    for report in (plain, guarded):
+        [row] = [r for r in report.leaderboard if r.model_id == "m"]
+        assert row.metrics["second"] == pytest.approx(want, abs=1e-12)
+    assert [r.metrics for r in plain.leaderboard] == [
+        r.metrics for r in guarded.leaderboard
+    ]
+
+
 def test_metric_guardrail__is_calibrated_like_the_primary_score() -> None:
     """A metric equal to the score gives the primary's interval exactly."""
     runs, base = _pair(80, 1.0, seed=4)
