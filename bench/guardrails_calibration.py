@@ -17,8 +17,19 @@ of means is judged), paired per item, independent items or clusters of 5, throug
 - a second quality metric (pass/fail items, no change): coverage of its 95%
   difference interval, as the primary score's.
 
-Run: ``python bench/guardrails_calibration.py [--reps 1000]``; the tables in
-docs/statistics.md come from it (seeds 0 to reps-1).
+``--power``: the gate's own power, the cost guarded at +10% (a family of two, so each
+interval at 97.5% and a one-sided level of 1.25%), beside two reference tests at that
+same level on the same draws: the textbook test of the same estimand, a one-sided
+delta-method test of the paired ratio of means (log R-hat, SE from the paired
+influence values u_i = c_i/mean(c) - b_i/mean(b), t at n - 1 df; clusters: on cluster
+totals), and the paired t-test on log costs, which judges the geometric mean. The
+false alarms of all three at the boundary (R = 1.10) are given beside, and the delta
+test also at its size-adjusted critical value (the one giving it the nominal rate on
+the row's null draws).
+
+Run: ``nice python bench/guardrails_calibration.py [--reps 1000] [--power]``; the
+tables in docs/statistics.md come from it (seeds 0 to reps-1, and 10**6 on for the
+alternative).
 """
 
 from __future__ import annotations
@@ -41,10 +52,10 @@ TAU = 0.3  # per-run noise of log cost on one item
 CLUSTER = 5
 
 
-def one_run(
-    n: int, ratio: float, *, clustered: bool, seed: int, resamples: int = 1000
-) -> tuple[float, float, float, float, float, float]:
-    """``(lo, hi, log-t statistic, df, metric lo, metric hi)`` of one simulated pair."""
+def draw(
+    n: int, ratio: float, *, clustered: bool, seed: int
+) -> tuple[np.ndarray, np.ndarray, list[EvalRun], list[EvalRun]]:
+    """``(candidate costs, baseline costs, runs, baseline runs)`` of one simulated pair."""
     rng = np.random.default_rng(seed)
     if clustered:
         u = np.repeat(rng.normal(0, 0.8 * SIGMA, -(-n // CLUSTER)), CLUSTER)[:n]
@@ -81,6 +92,14 @@ def one_run(
                 metrics=(("second", float(passed_c[i])),),
             )
         )
+    return cand, base, runs, base_runs
+
+
+def one_run(
+    n: int, ratio: float, *, clustered: bool, seed: int, resamples: int = 1000
+) -> tuple[float, float, float, float, float, float]:
+    """``(lo, hi, log-t statistic, df, metric lo, metric hi)`` of one simulated pair."""
+    cand, base, runs, base_runs = draw(n, ratio, clustered=clustered, seed=seed)
     from leaderboard.stats.guardrails import Guardrail  # noqa: PLC0415
 
     report = build_report(
@@ -131,11 +150,126 @@ def table(reps: int, reps_large: int) -> list[str]:
     return lines
 
 
+def _units(cand: np.ndarray, base: np.ndarray, clustered: bool) -> tuple[np.ndarray, ...]:
+    """Per-unit costs: items, or cluster totals (the units the gate resamples)."""
+    if not clustered:
+        return cand, base
+    g = -(-cand.size // CLUSTER)
+    sums = [np.add.reduceat(v, np.arange(0, g * CLUSTER, CLUSTER)) for v in (cand, base)]
+    return sums[0], sums[1]
+
+
+def delta_stat(cand: np.ndarray, base: np.ndarray) -> float:
+    """The delta-method statistic of the paired ratio of means against R = 1.10.
+
+    log R-hat with SE from the paired influence values u_i = c_i/mean(c) - b_i/mean(b)
+    (the linearisation of log mean(c) - log mean(b)); compared with a t-quantile at
+    n - 1 df, one-sided (H0: R <= 1.10).
+    """
+    u = cand / cand.mean() - base / base.mean()
+    se = u.std(ddof=1) / math.sqrt(cand.size)
+    return (math.log(cand.mean() / base.mean()) - math.log(1.10)) / se
+
+
+def log_t_stat(cand: np.ndarray, base: np.ndarray, clustered: bool) -> float:
+    """The paired t statistic on log costs (clusters: on cluster means of the log
+    ratios) against log 1.10: a test of the geometric means' ratio."""
+    d = np.log(cand) - np.log(base)
+    if clustered:
+        g = -(-d.size // CLUSTER)
+        d = np.array([d[j * CLUSTER : (j + 1) * CLUSTER].mean() for j in range(g)])
+    return float((d.mean() - math.log(1.10)) / (d.std(ddof=1) / math.sqrt(d.size)))
+
+
+def gated_run(
+    n: int, ratio: float, *, clustered: bool, seed: int, resamples: int = 1000
+) -> tuple[bool, float, float, float]:
+    """(the gate's cost guardrail regressed, delta statistic, log t statistic, alpha).
+
+    The cost is guarded at +10% (family: the score and the guardrail); alpha is the
+    guardrail's own one-sided level, (1 - its confidence) / 2, read from the report,
+    at which both reference tests are judged (t-quantile at units - 1 df).
+    """
+    from leaderboard.stats.guardrails import Guardrail  # noqa: PLC0415
+
+    cand, base, runs, base_runs = draw(n, ratio, clustered=clustered, seed=seed)
+    report = build_report(
+        runs,
+        baseline_runs=base_runs,
+        resamples=resamples,
+        seed=seed,
+        guardrails=[Guardrail("cost", 0.10)],
+    )
+    cost = next(c for c in report.gate.comparisons if c.measure == "cost")
+    alpha = (1.0 - cost.confidence) / 2.0
+    uc, ub = _units(cand, base, clustered)
+    return cost.regressed, delta_stat(uc, ub), log_t_stat(cand, base, clustered), alpha
+
+
+def _rate(hits: list[bool]) -> str:
+    p = float(np.mean(hits))
+    return f"{p:.3f} ± {math.sqrt(p * (1 - p) / len(hits)):.3f}"
+
+
+def power_table(reps: int, reps_large: int) -> list[str]:
+    """Our gated guardrail's power beside the two reference tests, at its level.
+
+    Each reference test is judged at its t-quantile ("nominal") and, for the delta
+    method, also at the critical value that gives it the nominal false-alarm rate on
+    the null draws of the row ("size-adjusted"): a test that rejects more often
+    under the null is not more powerful for it.
+    """
+    lines = [
+        "| items | design | true R | ours | delta method | ours - delta | "
+        "delta, size-adjusted | log t-test | false alarms at R = 1.10 (nominal "
+        "alpha): ours / delta / log t |",
+        "|---:|:---|---:|---:|---:|---:|---:|---:|:---|",
+    ]
+    for n in (20, 100, 1000):
+        for clustered in (False, True):
+            alt = 1.60 if n == 20 else (1.30 if n == 100 else 1.15)
+            runs = reps if n < 1000 else reps_large
+            found = [
+                gated_run(n, alt, clustered=clustered, seed=10**6 + s) for s in range(runs)
+            ]
+            null = [gated_run(n, 1.10, clustered=clustered, seed=s) for s in range(runs)]
+            [alpha] = {row[3] for row in found + null}
+            units = -(-n // CLUSTER) if clustered else n
+            crit = t_ppf(1.0 - alpha, units - 1)
+            ours = [row[0] for row in found]
+            delta = [row[1] > crit for row in found]
+            logt = [row[2] > crit for row in found]
+            adjusted = np.quantile([row[1] for row in null], 1.0 - alpha)
+            delta_adj = [row[1] > adjusted for row in found]
+            diff = np.array(ours, float) - np.array(delta, float)
+            sizes = [
+                np.mean([row[0] for row in null]),
+                np.mean([row[1] > crit for row in null]),
+                np.mean([row[2] > crit for row in null]),
+            ]
+            design = f"clusters of {CLUSTER}" if clustered else "paired items"
+            lines.append(
+                f"| {n:,} | {design} | {alt} | {_rate(ours)} | {_rate(delta)} | "
+                f"{diff.mean():+.3f} ± {diff.std(ddof=1) / math.sqrt(runs):.3f} | "
+                f"{_rate(delta_adj)} | {_rate(logt)} | "
+                + " / ".join(f"{v:.3f}" for v in sizes)
+                + f" ({alpha:.4f}) |"
+            )
+            print(lines[-1], flush=True)
+    return lines
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=1000)
     parser.add_argument("--reps-large", type=int, default=200, help="at 1,000 items")
+    parser.add_argument(
+        "--power",
+        action="store_true",
+        help="the power table: the gated guardrail beside the delta-method test of the "
+        "same ratio of means and the log t-test, at the guardrail's level",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
-    table(args.reps, args.reps_large)
+    (power_table if args.power else table)(args.reps, args.reps_large)
     print(f"{time.perf_counter() - start:.0f} s")
