@@ -17,8 +17,9 @@ t-scaled percentile interval (`bootstrap.percentile_intervals`) of the replicate
 ``log R* = log mean*_c - log mean*_b``, mapped back with ``exp``: costs and latencies
 are right-skewed and the ratio's distribution is more nearly symmetric on the log
 scale (Efron & Tibshirani 1993, ch. 13, on transformations of the percentile
-interval). Its coverage, false alarms and power against a paired t-test on log values
-are measured by ``bench/guardrails_calibration.py`` (docs/statistics.md).
+interval). Its coverage, false alarms and power (beside the delta-method test of the
+same ratio of means and a paired t-test on log values) are measured by
+``bench/guardrails_calibration.py`` (docs/statistics.md).
 
 Every guardrail comparison is one more member of the gate's family: its level is the
 gate's Bonferroni level ``1 - (1 - confidence) / m`` with ``m`` counting the primary
