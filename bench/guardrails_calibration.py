@@ -44,7 +44,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leaderboard import EvalRun, build_report
+from leaderboard import EvalRun, Report, build_report
+from leaderboard.stats.guardrails import Guardrail
 from leaderboard.stats.quantiles import t_ppf
 
 SIGMA = 1.0  # spread of log cost between items (heavy-tailed: mean/median = 1.65)
@@ -95,30 +96,32 @@ def draw(
     return cand, base, runs, base_runs
 
 
+def reported(
+    n: int, ratio: float, guard: Guardrail, *, clustered: bool, seed: int, resamples: int
+) -> tuple[np.ndarray, np.ndarray, Report]:
+    """(candidate costs, baseline costs, the two-run report with `guard`) of one pair."""
+    cand, base, runs, base_runs = draw(n, ratio, clustered=clustered, seed=seed)
+    report = build_report(
+        runs, baseline_runs=base_runs, resamples=resamples, seed=seed, guardrails=[guard]
+    )
+    return cand, base, report
+
+
 def one_run(
     n: int, ratio: float, *, clustered: bool, seed: int, resamples: int = 1000
 ) -> tuple[float, float, float, float, float, float]:
     """``(lo, hi, log-t statistic, df, metric lo, metric hi)`` of one simulated pair."""
-    cand, base, runs, base_runs = draw(n, ratio, clustered=clustered, seed=seed)
-    from leaderboard.stats.guardrails import Guardrail  # noqa: PLC0415
-
-    report = build_report(
-        runs,
-        baseline_runs=base_runs,
-        resamples=resamples,
-        seed=seed,
-        guardrails=[Guardrail("second", 0.0)],
+    guard = Guardrail("second", 0.0)
+    cand, base, report = reported(
+        n, ratio, guard, clustered=clustered, seed=seed, resamples=resamples
     )
     cost = report.gate.not_gated[0]
     second = next(c for c in report.gate.comparisons if c.measure == "second")
     # the second metric's gated interval is at 97.5% (family of 2): rebuild 95%
     # from the replicates is not exposed, so the family-level interval is reported
-    d = np.log(cand) - np.log(base)
-    if clustered:
-        g = -(-n // CLUSTER)
-        d = np.array([d[j * CLUSTER : (j + 1) * CLUSTER].mean() for j in range(g)])
-    t = (d.mean() - math.log(1.10)) / (d.std(ddof=1) / math.sqrt(d.size))
-    return cost.ci_lo, cost.ci_hi, t, float(d.size - 1), second.ci_lo, second.ci_hi
+    units = -(-n // CLUSTER) if clustered else n
+    t = log_t_stat(cand, base, clustered)
+    return cost.ci_lo, cost.ci_hi, t, float(units - 1), second.ci_lo, second.ci_hi
 
 
 def table(reps: int, reps_large: int) -> list[str]:
@@ -190,15 +193,9 @@ def gated_run(
     guardrail's own one-sided level, (1 - its confidence) / 2, read from the report,
     at which both reference tests are judged (t-quantile at units - 1 df).
     """
-    from leaderboard.stats.guardrails import Guardrail  # noqa: PLC0415
-
-    cand, base, runs, base_runs = draw(n, ratio, clustered=clustered, seed=seed)
-    report = build_report(
-        runs,
-        baseline_runs=base_runs,
-        resamples=resamples,
-        seed=seed,
-        guardrails=[Guardrail("cost", 0.10)],
+    guard = Guardrail("cost", 0.10)
+    cand, base, report = reported(
+        n, ratio, guard, clustered=clustered, seed=seed, resamples=resamples
     )
     cost = next(c for c in report.gate.comparisons if c.measure == "cost")
     alpha = (1.0 - cost.confidence) / 2.0
