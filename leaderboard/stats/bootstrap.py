@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from leaderboard.stats.collapse import collapse_groups, group_deviations
 from leaderboard.stats.design import FloatArray, IntArray
-from leaderboard.stats.quantiles import norm_ppf, t_ppf
+from leaderboard.stats.quantiles import norm_ppf, sample_quantiles, t_ppf
 from leaderboard.stats.satterthwaite import Variances, stratum_estimates, variances
 
 BLOCK = 1024
@@ -55,7 +55,7 @@ RATIO_KEEP = 2**22
 COUNT_BYTES = 64 * 2**20
 """Memory of the resample counts drawn at once for one stratum (see `count_rows`)."""
 COUNT_BYTES_PER_DRAW = 20
-"""Bytes one draw costs while counts are made: int32 index, int64 tally, float64 count."""
+"""Bytes one draw may cost while counts are made (16 at most, see `count_rows`)."""
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,8 @@ def stratified_replicates(
     for block in range(-(-resamples // BLOCK)):
         r0 = block * BLOCK
         rows = min(BLOCK, resamples - r0)
-        acc = np.zeros((rows, n_out))
+        # estimate-major like the store: a stratum's estimates are whole rows to add to
+        acc = np.zeros((n_out, rows))
         for p in plans:
             seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
             kept = _add_stratum(
@@ -177,8 +178,8 @@ def stratified_replicates(
             draws = np.random.default_rng(seq).integers(
                 0, g.members.size, (rows, g.members.size)
             )
-            acc += group_deviations(g, draws, column, weight)
-        store[:, r0 : r0 + rows] += acc.T
+            acc += group_deviations(g, draws, column, weight).T
+        store[:, r0 : r0 + rows] += acc
     design_df = var.design_df()
     return Replicates(
         estimate=estimate,
@@ -212,7 +213,7 @@ class _StratumPlan:
 def _add_stratum(
     p: _StratumPlan, rng: np.random.Generator, acc: FloatArray, keep: int
 ) -> FloatArray | None:
-    """Add stratum `p`'s replicate deviations to `acc` (rows, L), in row chunks.
+    """Add stratum `p`'s replicate deviations to `acc` (L, rows), in row chunks.
 
     Counts are drawn a chunk of rows at a time from the one generator (`count_rows`):
     the same draws as one (rows, n_h) matrix, in bounded memory. Returns the first
@@ -220,9 +221,9 @@ def _add_stratum(
     """
     kept: list[FloatArray] = []
     step = count_rows(p.num.shape[0])
-    for c0 in range(0, acc.shape[0], step):
-        part = acc[c0 : c0 + step]
-        counts = _counts(rng, part.shape[0], p.num.shape[0])
+    for c0 in range(0, acc.shape[1], step):
+        part = acc[:, c0 : c0 + step]
+        counts = _counts(rng, part.shape[1], p.num.shape[0])
         if p.linear is not None and p.offset is not None:  # deviation is linear
             dev = counts @ p.linear
             dev -= p.offset
@@ -231,9 +232,9 @@ def _add_stratum(
             if c0 < keep:
                 kept.append(dev[: keep - c0].copy())
         if p.outs is None:  # the stratum feeds every estimate, in column order
-            part += dev
-        else:
-            part[:, p.outs] += dev
+            part += dev.T
+        else:  # whole rows of `acc`: far cheaper than scattering columns
+            part[p.outs] += dev.T
     return np.concatenate(kept) if kept else None
 
 
@@ -306,8 +307,9 @@ def _plan(
 def count_rows(n: int) -> int:
     """Rows of resample counts drawn at once for a stratum of `n` units.
 
-    A row of counts costs ~20 bytes a unit while it is made (the int32 draws, their
-    int64 tally, the float64 counts): rows are drawn in chunks of at most
+    A row of counts costs at most 16 bytes a unit while it is made (the int32 draws and
+    their intp index, then the index and its int64 tally, then the tally and the float64
+    counts), taken as 20: rows are drawn in chunks of at most
     `COUNT_BYTES`, so a stratum of a million units never holds gigabytes of counts.
     """
     return max(1, min(BLOCK, COUNT_BYTES // (COUNT_BYTES_PER_DRAW * max(1, n))))
@@ -317,8 +319,12 @@ def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
     """Multinomial(n; 1/n, ..., 1/n) resample counts for ``rows`` replicates."""
     if rows * n < 2**31:  # int32 draws are cheaper
         idx32 = rng.integers(0, n, size=(rows, n), dtype=np.int32)
-        idx32 += (np.arange(rows, dtype=np.int32) * np.int32(n))[:, None]
-        counts = np.bincount(idx32.ravel(), minlength=rows * n)
+        # offset into an intp index: bincount converts int32 input several times
+        # slower than this add does
+        flat = np.add(idx32, (np.arange(rows, dtype=np.intp) * n)[:, None], dtype=np.intp)
+        del idx32
+        counts = np.bincount(flat.ravel(), minlength=rows * n)
+        del flat
     else:  # pragma: no cover - over 2 billion draws in one block
         idx64 = rng.integers(0, n, size=(rows, n), dtype=np.int64)
         idx64 += (np.arange(rows, dtype=np.int64) * n)[:, None]
@@ -375,7 +381,7 @@ def intervals_at(
     """`percentile_intervals` at several levels from one pass over the replicates."""
     se = replicate_sd(replicates)
     levels = [q for a in alphas for q in (a / 2.0, 1.0 - a / 2.0)]
-    q = np.quantile(replicates, levels, axis=0, overwrite_input=overwrite)
+    q = sample_quantiles(replicates, levels, overwrite=overwrite)
     none = np.asarray(df) < 1
     out = []
     for i, alpha in enumerate(alphas):

@@ -479,20 +479,25 @@ def _finish_gate(
 def _mean_intervals(
     d: Design, rep: Replicates, alpha: float, means: list[tuple[int, int, int]]
 ) -> tuple[FloatArray, FloatArray]:
-    """Intervals of every estimate; the shown means ``(estimate, model, items)`` get
-    Wilson's floor where the model's scores are binary or show no spread."""
+    """Intervals of the shown means ``(estimate, model, items)`` (NaN for the other
+    estimates), with Wilson's floor where the model's scores are binary or show no
+    spread."""
     est, reps, df = rep.estimate, rep.replicates, rep.df
-    lo, hi = percentile_intervals(est, reps, df, alpha, bounds=(0.0, 1.0))
     binary = [
         bool(np.isin(d.scores[d.present[:, m], m], (0.0, 1.0)).all())
         for m in range(len(d.models))
     ]
     index = np.array([k for k, _, _ in means], dtype=np.intp)
-    se = replicate_sd(reps[:, index])
+    shown = reps.T[index].T  # a copy, contiguous per estimate like `reps`
+    se = replicate_sd(shown)
+    lo_i, hi_i = percentile_intervals(
+        est[index], shown, df[index], alpha, bounds=(0.0, 1.0), overwrite=True
+    )
     flat = se <= 1e-12 * np.maximum(1.0, np.abs(est[index]))
+    lo, hi = np.full(est.shape, np.nan), np.full(est.shape, np.nan)
     lo[index], hi[index] = wilson_floor(
-        lo[index],
-        hi[index],
+        lo_i,
+        hi_i,
         estimate=est[index],
         se=se,
         n_obs=np.array([n for _, _, n in means], dtype=np.float64),

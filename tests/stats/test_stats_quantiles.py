@@ -1,13 +1,14 @@
-"""The scipy-free t quantiles against scipy.stats.t."""
+"""The scipy-free t quantiles against scipy.stats.t; sample quantiles against numpy."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from scipy import stats
 
-from leaderboard.stats.quantiles import betainc, norm_ppf, t_cdf, t_ppf
+from leaderboard.stats.quantiles import betainc, norm_ppf, sample_quantiles, t_cdf, t_ppf
 
 
 @pytest.mark.parametrize("df", [0.5, 1, 1.5, 2, 3, 4, 5.5, 9, 30, 100, 1e4, 1e6])
@@ -38,3 +39,45 @@ def test_t_ppf__infinite_df_is_normal() -> None:
 def test_t_ppf__rejects_out_of_range(p: float, df: float) -> None:
     with pytest.raises(ValueError, match=r"`p`|`df`"):
         t_ppf(p, df)
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x).view(np.int64)
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 101, 1024, 10_000])
+@pytest.mark.parametrize("kind", ["normal", "ties", "constant", "fortran"])
+def test_sample_quantiles__numpy_quantile_bit_for_bit(n: int, kind: str) -> None:
+    rng = np.random.default_rng(n)
+    x = {
+        "normal": lambda: rng.normal(size=(n, 4)),
+        "ties": lambda: rng.integers(0, 5, (n, 4)) / 7.0,  # replicates of few values
+        "constant": lambda: np.full((n, 4), 0.3),
+        "fortran": lambda: np.asfortranarray(rng.normal(size=(n, 4))),
+    }[kind]()
+    for levels in ([0.025, 0.975], [0.0, 1.0, 0.5], [0.0013, 0.9987, 0.025, 0.975], [0.7]):
+        got = sample_quantiles(x, levels)
+        want = np.quantile(x, levels, axis=0)
+        assert got.shape == want.shape
+        assert (_bits(got) == _bits(want)).all(), (levels, got, want)
+
+
+def test_sample_quantiles__overwrite_reorders_in_place_only_when_asked() -> None:
+    x = np.random.default_rng(0).normal(size=(500, 3))
+    before = x.copy()
+    sample_quantiles(x, [0.05, 0.95])
+    assert (x == before).all()
+    got = sample_quantiles(x, [0.05, 0.95], overwrite=True)
+    assert (_bits(got) == _bits(np.quantile(before, [0.05, 0.95], axis=0))).all()
+    assert sorted(x[:, 0]) == sorted(before[:, 0])
+
+
+def test_sample_quantiles__nan_and_negative_zero_go_to_numpy() -> None:
+    # numpy puts NaN last; -0.0 ties with 0.0 and numpy's partition decides their
+    # places, so both leave the fast path rather than risk a different bit
+    x = np.zeros((100, 2))
+    x[::3, 0] = -0.0
+    x[7, 1] = np.nan
+    got = sample_quantiles(x, [0.01, 0.5, 0.99])
+    want = np.quantile(x, [0.01, 0.5, 0.99], axis=0)
+    assert (_bits(got) == _bits(want)).all()
