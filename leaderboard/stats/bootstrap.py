@@ -158,13 +158,14 @@ def stratified_replicates(
     # Stored estimate-major, (L, B): each estimate's replicates are contiguous, which
     # halves the cost of the percentiles taken over them. `reps` is the (B, L) view.
     store = np.empty((n_out, resamples))
-    store[:] = estimate[:, None]
     reps = store.T
+    # estimate-major like the store: a stratum's estimates are whole rows to add to
+    block_sums = np.empty((n_out, min(BLOCK, resamples)))
     for block in range(-(-resamples // BLOCK)):
         r0 = block * BLOCK
         rows = min(BLOCK, resamples - r0)
-        # estimate-major like the store: a stratum's estimates are whole rows to add to
-        acc = np.zeros((n_out, rows))
+        acc = block_sums[:, :rows]
+        acc.fill(0.0)
         for p in plans:
             seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
             kept = _add_stratum(
@@ -179,7 +180,7 @@ def stratified_replicates(
                 0, g.members.size, (rows, g.members.size)
             )
             acc += group_deviations(g, draws, column, weight).T
-        store[:, r0 : r0 + rows] += acc
+        np.add(estimate[:, None], acc, out=store[:, r0 : r0 + rows])
     design_df = var.design_df()
     return Replicates(
         estimate=estimate,

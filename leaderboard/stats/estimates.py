@@ -44,6 +44,8 @@ class EstimatePlan:
         self._by_key: dict[EstimateKey, int] = {}
         self._by_weights: dict[tuple[int, str | None, int | None], int] = {}
         self._complete: BoolArray = np.asarray(design.present.all(axis=0))
+        self._den_sums: dict[int, FloatArray] = {}
+        self._units_with_data: dict[int, FloatArray] = {}
         self.result: Replicates | None = None
         d = design
         self._item_category = d.item_category
@@ -101,11 +103,7 @@ class EstimatePlan:
         if wkey in self._by_weights:
             self._by_key[key] = self._by_weights[wkey]
             return self._by_key[key]
-        den = self._dens[col]
-        stratum_den = np.bincount(
-            d.unit_stratum, weights=den, minlength=d.starts.shape[0] - 1
-        )
-        w = np.where(stratum_den > 0, d.stratum_weight, 0.0)
+        w = np.where(self._stratum_den(col) > 0, d.stratum_weight, 0.0)
         if d.item_level and category is not None:
             w = np.where(np.array(d.task_category) == category, w, 0.0)
         if task is not None:
@@ -120,13 +118,26 @@ class EstimatePlan:
         self._by_key[key] = self._by_weights[wkey] = self._out_index[okey]
         return self._by_key[key]
 
+    def _stratum_den(self, col: int) -> FloatArray:
+        """(H,) each stratum's sum of column `col`'s denominators (computed once)."""
+        if col not in self._den_sums:
+            d = self.design
+            sums = np.bincount(
+                d.unit_stratum, weights=self._dens[col], minlength=d.starts.shape[0] - 1
+            )
+            self._den_sums[col] = sums.astype(np.float64)
+        return self._den_sums[col]
+
     def units(self, index: int) -> int:
         """Units with data behind estimate ``index``."""
         col = self._out_col[index]
-        w = self._out_weight[index]
-        den = self._dens[col]
-        in_use = w[self.design.unit_stratum] > 0
-        return int(((den > 0) & in_use).sum())
+        if col not in self._units_with_data:  # (H,) per stratum, counted once
+            d = self.design
+            held = np.bincount(
+                d.unit_stratum, weights=self._dens[col] > 0, minlength=d.starts.shape[0] - 1
+            )
+            self._units_with_data[col] = held.astype(np.float64)
+        return int(self._units_with_data[col][self._out_weight[index] > 0].sum())
 
     def arrays(self, index: int) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Unit numerators, denominators and stratum weights behind estimate ``index``."""

@@ -238,3 +238,43 @@ def sample_quantiles(
     res: npt.NDArray[np.float64] = np.add(a, diff_b_a * t)
     np.subtract(b, diff_b_a * (1 - t), out=res, where=t >= 0.5)
     return res
+
+
+ROW_CHUNK = 1024  # rows of a max taken at once (a chunk's columns stay in cache)
+
+
+def abs_row_max(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``numpy.abs(z).max(axis=1)`` for a (draws, width) array, the same numbers.
+
+    A maximum is exact, so the order it is taken in changes no bit: here column by
+    column over chunks of rows (`ROW_CHUNK`), about twice as fast as numpy's
+    reduction along many short rows.
+    """
+    out = np.empty(z.shape[0])
+    for r0 in range(0, z.shape[0], ROW_CHUNK):
+        cols = np.abs(z[r0 : r0 + ROW_CHUNK]).T
+        part = out[r0 : r0 + ROW_CHUNK]
+        np.copyto(part, cols[0])
+        for col in cols[1:]:
+            np.maximum(part, col, out=part)
+    return out
+
+
+def abs_diff_row_max(
+    z: npt.NDArray[np.float64],
+    ia: npt.NDArray[np.intp],
+    ib: npt.NDArray[np.intp],
+    scale: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """``(numpy.abs(z[:, ia] - z[:, ib]) / scale).max(axis=1)``, the same numbers.
+
+    The same subtraction, absolute value and division of each element, on the
+    transposed draws (each difference a contiguous row) and a maximum down the
+    columns: about four times as fast as gathering columns of `z`.
+    """
+    zt = np.ascontiguousarray(z.T)
+    d = zt[ia] - zt[ib]
+    np.abs(d, out=d)
+    d /= scale[:, None]
+    out: npt.NDArray[np.float64] = d.max(axis=0)
+    return out

@@ -14,6 +14,8 @@ gives each item's passes and samples for `leaderboard.stats.noise`), and
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from leaderboard.report import Flips, ItemMove, ScopeDiff
@@ -132,17 +134,17 @@ def worst_items(
     shared = d.present[:, candidate] & d.present[:, baseline] & mask
     rows = np.flatnonzero(shared)
     drop = d.scores[rows, baseline] - d.scores[rows, candidate]
-    keep = rows[drop > 1e-12]
-    if keep.size == 0:
+    dropped = drop > 1e-12
+    keep = rows[dropped].tolist()
+    if not keep:
         return []
-    order = sorted(
-        keep.tolist(),
-        key=lambda i: (
-            -(d.scores[i, baseline] - d.scores[i, candidate]),
-            str(d.item_keys[i][0]),
-            str(d.item_keys[i][1]),
-        ),
-    )[:limit]
+    # largest drop first, ties by task and id (then row: a stable order); plain
+    # floats and strings in the keys, not numpy scalars looked up item by item
+    keys = [
+        (neg, str(d.item_keys[i][0]), str(d.item_keys[i][1]), i)
+        for neg, i in zip((-drop[dropped]).tolist(), keep, strict=True)
+    ]
+    order = [k[3] for k in heapq.nsmallest(limit, keys)]
     counts = d.sample_count
     return [
         ItemMove(
@@ -175,23 +177,31 @@ def breakdowns(
     kc = np.array([f[2] for f in flat])
     kb = np.array([f[3] for f in flat])
     diff = est[kc] - est[kb]
-    diff_reps = reps[:, kc] - reps[:, kb]
     diff_df = rep.diff_df(kc, kb)
     alpha = 1.0 - confidence
     groups: list[list[int]] = [[] for _ in planned]
     for i, f in enumerate(flat):
         groups[f[0]].append(i)
-    # moved: the row's interval at its comparison's family-wise (max-T) level
-    each = group_levels(diff, diff_reps, diff_df, alpha, groups, seed=rep.seed)
     lo, hi = np.empty_like(diff), np.empty_like(diff)
     moved = np.zeros(diff.shape, dtype=bool)
-    for rows, a_each in zip(groups, each, strict=True):
+    for rows in groups:
         if not rows:
             continue
         idx = np.asarray(rows, dtype=np.intp)
+        # one comparison's differences at a time, contiguous per row like `reps`
+        diff_reps = (reps.T[kc[idx]] - reps.T[kb[idx]]).T
+        # moved: the row's interval at its comparison's family-wise (max-T) level
+        (a_each,) = group_levels(
+            diff[idx],
+            diff_reps,
+            diff_df[idx],
+            alpha,
+            [list(range(idx.size))],
+            seed=rep.seed,
+        )
         (lo[idx], hi[idx]), (flo, fhi) = intervals_at(
             diff[idx],
-            diff_reps[:, idx],
+            diff_reps,
             diff_df[idx],
             [alpha, a_each],
             bounds=(-1.0, 1.0),
