@@ -170,7 +170,11 @@ def build_design(runs: Sequence[EvalRun]) -> Design:
     n = len(runs)
     tasks = set(cols.task)
     items = set(zip(cols.task, cols.item, strict=True))
-    cat_pairs = set(zip(cols.task, cols.category, strict=True))
+    one_cat = set(cols.category)
+    if len(one_cat) == 1:  # the common case: one category, every task in it
+        cat_pairs = {(t, next(iter(one_cat))) for t in tasks}
+    else:
+        cat_pairs = set(zip(cols.task, cols.category, strict=True))
     n_none = cols.item.count(None)
     ok = n_none in {0, n} and len(cat_pairs) == len(tasks)
     cats = dict(cat_pairs)
