@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from leaderboard.stats.quantiles import betainc, norm_ppf, sample_quantiles, t_cdf, t_ppf
+from leaderboard.stats.quantiles import (
+    abs_diff_row_max,
+    abs_row_max,
+    betainc,
+    norm_ppf,
+    sample_quantiles,
+    t_cdf,
+    t_ppf,
+)
 
 
 @pytest.mark.parametrize("df", [0.5, 1, 1.5, 2, 3, 4, 5.5, 9, 30, 100, 1e4, 1e6])
@@ -81,3 +89,18 @@ def test_sample_quantiles__nan_and_negative_zero_go_to_numpy() -> None:
     got = sample_quantiles(x, [0.01, 0.5, 0.99])
     want = np.quantile(x, [0.01, 0.5, 0.99], axis=0)
     assert (_bits(got) == _bits(want)).all()
+
+
+@pytest.mark.parametrize("shape", [(20_000, 2), (20_000, 20), (5_000, 61), (1, 3)])
+def test_abs_row_max__numpy_bit_for_bit(shape: tuple[int, int]) -> None:
+    z = np.random.default_rng(shape[1]).normal(size=shape)
+    assert (_bits(abs_row_max(z)) == _bits(np.abs(z).max(axis=1))).all()
+
+
+def test_abs_diff_row_max__numpy_bit_for_bit() -> None:
+    rng = np.random.default_rng(5)
+    z = rng.normal(size=(2048, 12))
+    ia, ib = np.triu_indices(12, k=1)
+    scale = rng.random(ia.size) + 0.1
+    want = (np.abs(z[:, ia] - z[:, ib]) / scale).max(axis=1)
+    assert (_bits(abs_diff_row_max(z, ia, ib, scale)) == _bits(want)).all()

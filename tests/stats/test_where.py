@@ -9,7 +9,7 @@ import pytest
 from leaderboard import EvalRun
 from leaderboard.stats.design import build_design
 from leaderboard.stats.estimates import EstimatePlan
-from leaderboard.stats.where import breakdowns, item_flips, plan_breakdown
+from leaderboard.stats.where import breakdowns, item_flips, plan_breakdown, worst_items
 
 # (category, task) -> items of (base, cand); base and cand pass/fail, 6 items a task
 ITEMS = {
@@ -162,3 +162,33 @@ def test_item_flips__none_for_partial_scores_or_task_level_records() -> None:
     d = build_design(tasks)
     mask = np.ones(4, dtype=bool)
     assert item_flips(d, d.models.index("cand"), d.models.index("base"), mask) is None
+
+
+def test_worst_items__largest_drop_first_ties_by_task_then_id_as_strings() -> None:
+    # integer ids lie in the design by number (2 before 10) but are listed by their
+    # string ("10" before "2"); drops of 1.0 tie, partial ones come between
+    rng = np.random.default_rng(3)
+    runs = []
+    for task in ("b", "a"):
+        for i in range(30):
+            base = 1.0
+            cand = float(rng.choice([0.0, 0.0, 0.5, 1.0]))
+            runs += [
+                EvalRun("base", task, base, item_id=i),
+                EvalRun("cand", task, cand, item_id=i),
+            ]
+    d = build_design(runs)
+    cand, base = d.models.index("cand"), d.models.index("base")
+    got = worst_items(d, cand, base, np.ones(d.present.shape[0], dtype=bool), limit=25)
+    by_key = sorted(
+        (
+            (r_b.score - r_c.score, r_b.task_id, str(r_b.item_id))
+            for r_b, r_c in zip(runs[::2], runs[1::2], strict=True)
+            if r_b.score - r_c.score > 1e-12
+        ),
+        key=lambda k: (-k[0], k[1], k[2]),
+    )[:25]
+    assert [(1.0 - w.candidate_score, w.task, w.item_id) for w in got] == by_key
+    ids = [w.item_id for w in got if w.task == "a" and w.candidate_score == 0.0]
+    assert ids == sorted(ids)
+    assert ids != sorted(ids, key=int)  # the string order, not the design's
