@@ -55,7 +55,7 @@ RATIO_KEEP = 2**22
 COUNT_BYTES = 64 * 2**20
 """Memory of the resample counts drawn at once for one stratum (see `count_rows`)."""
 COUNT_BYTES_PER_DRAW = 20
-"""Bytes one draw may cost while counts are made (16 at most, see `count_rows`)."""
+"""Bytes one draw may cost while counts are made (12, see `count_rows`)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,21 @@ class Replicates:
         """Effective degrees of freedom of the differences ``est[ia] - est[ib]``."""
         upper = np.minimum(self.design_df[ia], self.design_df[ib])
         return self.variances.df(ia, ib, upper=upper)
+
+    def independent(self, rows: IntArray) -> bool:
+        """Whether the rows' replicates are independent by construction.
+
+        Row ``i`` reads the estimates ``rows[i]``, shape (R, k) (a difference reads
+        two). Each
+        stratum's counts, and each collapsed group's, come from a generator of their
+        own, so rows fed by disjoint strata, no collapsed group spanning two of them,
+        are independent; their correlation is the identity.
+        """
+        weight = self.variances.weight
+        fed = (weight[:, rows] != 0).any(axis=2).T  # (R, H)
+        for g in self.variances.groups:
+            fed[:, g.members] = fed[:, g.members].any(axis=1, keepdims=True)
+        return bool((fed.sum(axis=0) <= 1).all())
 
 
 def stratified_replicates(
@@ -159,17 +174,16 @@ def stratified_replicates(
     # halves the cost of the percentiles taken over them. `reps` is the (B, L) view.
     store = np.empty((n_out, resamples))
     reps = store.T
-    # estimate-major like the store: a stratum's estimates are whole rows to add to
-    block_sums = np.empty((n_out, min(BLOCK, resamples)))
+    scratch = _Scratch()
     for block in range(-(-resamples // BLOCK)):
         r0 = block * BLOCK
         rows = min(BLOCK, resamples - r0)
-        acc = block_sums[:, :rows]
+        acc = store[:, r0 : r0 + rows]  # the block's deviations, then replicates
         acc.fill(0.0)
         for p in plans:
             seq = np.random.SeedSequence(seed, spawn_key=(block, p.stratum))
             kept = _add_stratum(
-                p, np.random.default_rng(seq), acc, keep if block == 0 else 0
+                p, np.random.default_rng(seq), acc, keep if block == 0 else 0, scratch
             )
             if kept is not None:  # a ratio stratum's own variance, for the df
                 outs = np.arange(n_out) if p.outs is None else p.outs
@@ -180,7 +194,7 @@ def stratified_replicates(
                 0, g.members.size, (rows, g.members.size)
             )
             acc += group_deviations(g, draws, column, weight).T
-        np.add(estimate[:, None], acc, out=store[:, r0 : r0 + rows])
+        acc += estimate[:, None]
     design_df = var.design_df()
     return Replicates(
         estimate=estimate,
@@ -209,10 +223,20 @@ class _StratumPlan:
     # so the weighted, rescaled deviation is counts @ linear - offset (one product).
     linear: FloatArray | None
     offset: FloatArray | None
+    # Estimates of the same column (a model's per-task and overall estimate) differ by
+    # their weight only: `linear` holds one of them, the one of largest weight, and
+    # the deviation of each estimate fed is its column's times `factor` (1 exactly for
+    # that one). None: every column fed once.
+    spread: IntArray | None = None
+    factor: FloatArray | None = None
 
 
 def _add_stratum(
-    p: _StratumPlan, rng: np.random.Generator, acc: FloatArray, keep: int
+    p: _StratumPlan,
+    rng: np.random.Generator,
+    acc: FloatArray,
+    keep: int,
+    scratch: _Scratch,
 ) -> FloatArray | None:
     """Add stratum `p`'s replicate deviations to `acc` (L, rows), in row chunks.
 
@@ -224,10 +248,15 @@ def _add_stratum(
     step = count_rows(p.num.shape[0])
     for c0 in range(0, acc.shape[1], step):
         part = acc[:, c0 : c0 + step]
-        counts = _counts(rng, part.shape[1], p.num.shape[0])
+        counts = _counts(rng, part.shape[1], p.num.shape[0], scratch)
         if p.linear is not None and p.offset is not None:  # deviation is linear
             dev = counts @ p.linear
             dev -= p.offset
+            if p.spread is not None and p.factor is not None and p.outs is not None:
+                spread = dev.T[p.spread]
+                spread *= p.factor[:, None]
+                part[p.outs] += spread
+                continue
         else:
             dev = _ratio_deviation(p, counts)
             if c0 < keep:
@@ -286,10 +315,18 @@ def _plan(
     identity = outs.size == column.size and np.array_equal(local, np.arange(outs.size))
     coef = scale[cols][local] * w_h[use]
     d0 = float(den_u[0, 0])
-    linear = offset = None
+    linear = offset = spread = factor = None
     if den_inv is None and d0 > 0 and (den_u == d0).all():
-        linear = np.ascontiguousarray(num[:, cols][:, local] * (coef / (den.shape[0] * d0)))
-        offset = est[cols][local] * coef
+        fed = np.arange(local.size)
+        if cols.size < local.size:  # a column feeds several estimates: each once
+            # per column, the estimate of largest weight (the first of equals)
+            order = np.lexsort((fed, -np.abs(coef), local))
+            fed = order[np.r_[True, local[order][1:] != local[order][:-1]]]
+            spread, factor = local, coef / coef[fed][local]
+        linear = np.ascontiguousarray(
+            num[:, cols][:, local[fed]] * (coef[fed] / (den.shape[0] * d0))
+        )
+        offset = est[cols][local[fed]] * coef[fed]
     return _StratumPlan(
         stratum=h,
         num=np.ascontiguousarray(num[:, cols]),
@@ -302,35 +339,52 @@ def _plan(
         coef=coef,
         linear=linear,
         offset=offset,
+        spread=spread,
+        factor=factor,
     )
 
 
 def count_rows(n: int) -> int:
     """Rows of resample counts drawn at once for a stratum of `n` units.
 
-    A row of counts costs at most 16 bytes a unit while it is made (the int32 draws and
-    their intp index, then the index and its int64 tally, then the tally and the float64
-    counts), taken as 20: rows are drawn in chunks of at most
+    A row of counts costs 12 bytes a unit while it is made (the int32 draws and the
+    float64 counts they are tallied into), taken as 20: rows are drawn in chunks of at most
     `COUNT_BYTES`, so a stratum of a million units never holds gigabytes of counts.
     """
     return max(1, min(BLOCK, COUNT_BYTES // (COUNT_BYTES_PER_DRAW * max(1, n))))
 
 
-def _counts(rng: np.random.Generator, rows: int, n: int) -> FloatArray:
-    """Multinomial(n; 1/n, ..., 1/n) resample counts for ``rows`` replicates."""
-    if rows * n < 2**31:  # int32 draws are cheaper
-        idx32 = rng.integers(0, n, size=(rows, n), dtype=np.int32)
-        # offset into an intp index: bincount converts int32 input several times
-        # slower than this add does
-        flat = np.add(idx32, (np.arange(rows, dtype=np.intp) * n)[:, None], dtype=np.intp)
-        del idx32
-        counts = np.bincount(flat.ravel(), minlength=rows * n)
-        del flat
+class _Scratch:
+    """Memory `_counts` reuses from one call to the next (the float counts): a fresh
+    array of that size each time costs its page faults again."""
+
+    def __init__(self) -> None:
+        self.counts = np.empty(0)
+
+    def take(self, rows: int, n: int) -> FloatArray:
+        """A ``rows x n`` view, valid until the next call."""
+        if self.counts.size < rows * n:
+            self.counts = np.empty(rows * n)
+        out: FloatArray = self.counts[: rows * n].reshape(rows, n)
+        return out
+
+
+def _counts(
+    rng: np.random.Generator, rows: int, n: int, scratch: _Scratch | None = None
+) -> FloatArray:
+    """Multinomial(n; 1/n, ..., 1/n) resample counts for ``rows`` replicates (in
+    `scratch`'s memory when given: valid until its next use)."""
+    out = (scratch or _Scratch()).take(rows, n)
+    flat: IntArray
+    if rows * n < 2**31:  # int32 draws, and their offsets, are cheaper
+        flat = rng.integers(0, n, size=(rows, n), dtype=np.int32)
+        flat += (np.arange(rows, dtype=np.int32) * np.int32(n))[:, None]
     else:  # pragma: no cover - over 2 billion draws in one block
-        idx64 = rng.integers(0, n, size=(rows, n), dtype=np.int64)
-        idx64 += (np.arange(rows, dtype=np.int64) * n)[:, None]
-        counts = np.bincount(idx64.ravel(), minlength=rows * n)
-    out: FloatArray = counts.reshape(rows, n).astype(np.float64)
+        flat = rng.integers(0, n, size=(rows, n), dtype=np.int64)
+        flat += (np.arange(rows, dtype=np.int64) * n)[:, None]
+    # tallied straight into the float counts (no integer tally to convert)
+    out.fill(0.0)
+    np.add.at(out.reshape(-1), flat.reshape(-1), 1.0)
     return out
 
 
@@ -378,9 +432,11 @@ def intervals_at(
     *,
     bounds: tuple[float, float] = (-np.inf, np.inf),
     overwrite: bool = False,
+    se: FloatArray | None = None,
 ) -> list[tuple[FloatArray, FloatArray]]:
-    """`percentile_intervals` at several levels from one pass over the replicates."""
-    se = replicate_sd(replicates)
+    """`percentile_intervals` at several levels from one pass over the replicates
+    (`se`: their `replicate_sd`, when already known)."""
+    se = replicate_sd(replicates) if se is None else se
     levels = [q for a in alphas for q in (a / 2.0, 1.0 - a / 2.0)]
     q = sample_quantiles(replicates, levels, overwrite=overwrite)
     none = np.asarray(df) < 1

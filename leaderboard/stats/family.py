@@ -20,6 +20,12 @@ method of R's multcomp) reads the correlation off the bootstrap replicates thems
    (`leaderboard.stats.bootstrap.percentile_intervals`), so the family shares one level
    and each interval keeps its asymmetry, its t-stretch (small df) and its floor.
 
+Members independent by construction (a breakdown's per-task rows: disjoint strata,
+each with draws of its own; `leaderboard.stats.bootstrap.Replicates.independent`) have
+``R`` the identity, and ``c`` is Šidák's, ``alpha_each = 1 - (1 - alpha)^(1/k)`` over the
+``k`` members in the maximum: taken in closed form (``independent=True``), without the
+draws' Monte Carlo error.
+
 Estimates with no spread (``SE = 0``) or no degrees of freedom are left out of the
 maximum (they are never significant on their own, or are exactly known) but count in
 ``m`` for the Bonferroni floor.
@@ -36,7 +42,12 @@ import numpy as np
 
 from leaderboard.stats.bootstrap import percentile_intervals, replicate_sd
 from leaderboard.stats.design import FloatArray
-from leaderboard.stats.quantiles import abs_diff_row_max, abs_row_max, sample_quantiles
+from leaderboard.stats.quantiles import (
+    abs_diff_row_max,
+    abs_row_max,
+    norm_ppf,
+    sample_quantiles,
+)
 
 __all__ = [
     "MAX_T",
@@ -90,6 +101,8 @@ def max_t_level(
     alpha: float,
     *,
     seed: int = 0,
+    independent: bool = False,
+    se: FloatArray | None = None,
 ) -> FamilyLevel:
     """The per-estimate level a family of estimates shares (module docstring).
 
@@ -104,17 +117,27 @@ def max_t_level(
         The family's two-sided level, ``1 - confidence``.
     seed : int
         Seed of the normal draws that give the maximum's quantile.
+    independent : bool
+        The replicates are independent by construction (disjoint strata,
+        `leaderboard.stats.bootstrap.Replicates.independent`): R is the identity and
+        the maximum's quantile is Šidák's, in closed form instead of drawn.
+    se : ndarray, shape (L,), optional
+        The replicates' standard deviations (`replicate_sd`), when already known.
     """
     m = int(estimate.shape[0])
     if m <= 1:
         return FamilyLevel(alpha_each=alpha, critical=None, size=m)
-    se = replicate_sd(replicates)
+    se = replicate_sd(replicates) if se is None else se
     scale = np.maximum(1.0, np.abs(estimate))
     use = (np.asarray(df) >= 1) & (se > 1e-12 * scale)
     if use.sum() <= 1:
         # one estimate with spread: it alone can be significant
         each = alpha if use.sum() == 1 else alpha / m
         return FamilyLevel(alpha_each=each, critical=None, size=m)
+    if independent:  # P(max |Z_l| <= c) = (1 - 2(1 - Phi(c)))^k = 1 - alpha
+        sidak = -math.expm1(math.log1p(-alpha) / int(use.sum()))
+        each = min(alpha, max(alpha / m, sidak))
+        return FamilyLevel(alpha_each=each, critical=-norm_ppf(sidak / 2.0), size=m)
     corr = np.corrcoef(replicates[:, use], rowvar=False)
     vals, vecs = np.linalg.eigh(np.atleast_2d(corr))
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
@@ -150,13 +173,22 @@ def group_levels(
     groups: list[list[int]],
     *,
     seed: int = 0,
+    independent: bool = False,
+    se: FloatArray | None = None,
 ) -> list[float]:
-    """The max-T per-row level of each family listed in ``groups`` (row indices)."""
+    """The max-T per-row level of each family listed in ``groups`` (row indices);
+    `independent` and `se` (of every row) as in `max_t_level`."""
     out = []
     for rows in groups:
         idx = np.asarray(rows, dtype=np.intp)
         level = max_t_level(
-            estimate[idx], replicates[:, idx], np.asarray(df)[idx], alpha, seed=seed
+            estimate[idx],
+            replicates[:, idx],
+            np.asarray(df)[idx],
+            alpha,
+            seed=seed,
+            independent=independent,
+            se=None if se is None else se[idx],
         )
         out.append(level.alpha_each)
     return out

@@ -19,7 +19,7 @@ import heapq
 import numpy as np
 
 from leaderboard.report import Flips, ItemMove, ScopeDiff
-from leaderboard.stats.bootstrap import Replicates, intervals_at
+from leaderboard.stats.bootstrap import Replicates, intervals_at, replicate_sd
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import group_levels
@@ -190,6 +190,7 @@ def breakdowns(
         idx = np.asarray(rows, dtype=np.intp)
         # one comparison's differences at a time, contiguous per row like `reps`
         diff_reps = (reps.T[kc[idx]] - reps.T[kb[idx]]).T
+        se = replicate_sd(diff_reps)
         # moved: the row's interval at its comparison's family-wise (max-T) level
         (a_each,) = group_levels(
             diff[idx],
@@ -198,6 +199,8 @@ def breakdowns(
             alpha,
             [list(range(idx.size))],
             seed=rep.seed,
+            independent=rep.independent(np.stack([kc[idx], kb[idx]], axis=1)),
+            se=se,
         )
         (lo[idx], hi[idx]), (flo, fhi) = intervals_at(
             diff[idx],
@@ -206,6 +209,7 @@ def breakdowns(
             [alpha, a_each],
             bounds=(-1.0, 1.0),
             overwrite=True,
+            se=se,
         )
         moved[idx] = (flo > 0) | (fhi < 0)
     for i, (j, scope, k, _) in enumerate(flat):
