@@ -82,10 +82,9 @@ class Replicates:
         """Whether the rows' replicates are independent by construction.
 
         Row ``i`` reads the estimates ``rows[i]``, shape (R, k) (a difference reads
-        two). Each
-        stratum's counts, and each collapsed group's, come from a generator of their
-        own, so rows fed by disjoint strata, no collapsed group spanning two of them,
-        are independent; their correlation is the identity.
+        two). Each stratum's counts, and each collapsed group's, come from a generator
+        of their own, so rows fed by disjoint strata, no collapsed group spanning two
+        of them, are independent; their correlation is the identity.
         """
         weight = self.variances.weight
         fed = (weight[:, rows] != 0).any(axis=2).T  # (R, H)
