@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from leaderboard.render import headline
 from leaderboard.report import GateComparison, Report
 
 __all__ = [
@@ -130,7 +131,7 @@ def _no_comparison(report: Report) -> str:
 
 def _describe(report: Report, accepted: str | None, limit: int | None) -> str:
     gate = report.gate
-    c = _headline(report) if gate.status not in ("off", "no_baseline_run") else None
+    c = headline(report) if gate.status not in ("off", "no_baseline_run") else None
     if c is None:
         return _no_comparison(report)
     vs = _versus(report, c, limit)
@@ -145,18 +146,6 @@ def _describe(report: Report, accepted: str | None, limit: int | None) -> str:
         return _with_reason(text, c.note)
     detects = _detects(c.min_detectable_regression)
     return f"no regression: {who}{_signed(c.diff_mean)} {_ci(c)} vs {vs}{detects}"
-
-
-def _headline(report: Report) -> GateComparison | None:
-    """The comparison the comment's first line names (`render.verdict.headline`)."""
-    comps = report.gate.comparisons
-    if not comps:
-        return None
-    for status in ("regressed", "undetermined"):
-        hits = [c for c in comps if c.status == status]
-        if hits:
-            return min(hits, key=lambda c: (c.scope != "overall", c.ci_hi))
-    return min(comps, key=lambda c: (c.scope != "overall", c.ci_lo))
 
 
 def _versus(report: Report, c: GateComparison, limit: int | None) -> str:

@@ -24,11 +24,13 @@ from leaderboard.render.comment import (
     render_with_fallback,
 )
 from leaderboard.render.escape import log_text
+from leaderboard.render.verdict import headline
 
 __all__ = [
     "COMMENT_LIMIT",
     "SUMMARY_LIMIT",
     "CommentContext",
+    "headline",
     "log_text",
     "make_environment",
     "render_comment",
