@@ -35,8 +35,8 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from leaderboard.action.pygithub import UNEXPECTED, attempt, is_repository, open_client
-from leaderboard.action.retry import Failure, Retrier
+from leaderboard.action.pygithub import UNEXPECTED, Client, attempt, is_repository
+from leaderboard.action.retry import Failure
 from leaderboard.action.sticky import (
     MAX_COMMENT_CHARS,
     Stamp,
@@ -72,7 +72,7 @@ class _Own:
         return rank(self.stamp, self.id, head)
 
 
-class GitHubCommenter:
+class GitHubCommenter(Client):
     """Keeps one sticky comment per (pull request, header) up to date.
 
     Parameters
@@ -111,21 +111,19 @@ class GitHubCommenter:
         max_attempts: int = 5,
         timeout: int = 15,
     ) -> None:
-        self._token = token
-        self._api_url = api_url.rstrip("/")
-        self._repository = repository
+        super().__init__(
+            token=token,
+            api_url=api_url,
+            repository=repository,
+            sleep=sleep,
+            max_wait=max_wait,
+            clock=clock,
+            max_attempts=max_attempts,
+            timeout=timeout,
+        )
         # Given, or learned from GET /user or from the author of a comment we created.
         self._login: str | None = bot_login
-        self._clock = clock
-        self._timeout = timeout
-        self.retrier = Retrier(sleep=sleep, max_wait=max_wait, max_attempts=max_attempts)
         self.last_action = ""  # created | updated | unchanged | kept-newer
-
-    def __repr__(self) -> str:
-        return (
-            f"GitHubCommenter(api_url={self._api_url!r}, "
-            f"repository={self._repository!r}, token='***')"
-        )
 
     def upsert(
         self,
@@ -181,9 +179,7 @@ class GitHubCommenter:
             raise CommentError(f"repository {self._repository!r} is not owner/name")
         self.retrier.reset()
         try:
-            with open_client(
-                api_url=self._api_url, token=self._token, timeout=self._timeout
-            ) as gh:
+            with self._open() as gh:
                 run = _Run(self, gh.get_repo(self._repository), pr_number, header)
                 run.me = self._identity(gh)
                 if require_head:
@@ -221,9 +217,6 @@ class GitHubCommenter:
             return attempt(what, request, self._clock)
 
         return self.retrier.call(once, retry=retry)
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._token, "***") if self._token else text
 
 
 class _Run:

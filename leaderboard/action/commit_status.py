@@ -20,8 +20,8 @@ from typing import TypeVar
 
 from github import Github
 
-from leaderboard.action.pygithub import UNEXPECTED, attempt, is_repository, open_client
-from leaderboard.action.retry import Failure, Retrier
+from leaderboard.action.pygithub import UNEXPECTED, Client, attempt, is_repository
+from leaderboard.action.retry import Failure
 from leaderboard.action.status import StatusPlan
 
 __all__ = ["GitHubStatuses", "StatusError"]
@@ -37,7 +37,7 @@ class StatusError(Exception):
         self.status = status
 
 
-class GitHubStatuses:
+class GitHubStatuses(Client):
     """Sets commit statuses and reads a pull request's labels and head.
 
     Parameters
@@ -72,17 +72,15 @@ class GitHubStatuses:
         max_attempts: int = 3,
         timeout: int = 15,
     ) -> None:
-        self._token = token
-        self._api_url = api_url.rstrip("/")
-        self._repository = repository
-        self._clock = clock
-        self._timeout = timeout
-        self.retrier = Retrier(sleep=sleep, max_wait=max_wait, max_attempts=max_attempts)
-
-    def __repr__(self) -> str:
-        return (
-            f"GitHubStatuses(api_url={self._api_url!r}, "
-            f"repository={self._repository!r}, token='***')"
+        super().__init__(
+            token=token,
+            api_url=api_url,
+            repository=repository,
+            sleep=sleep,
+            max_wait=max_wait,
+            clock=clock,
+            max_attempts=max_attempts,
+            timeout=timeout,
         )
 
     def set_status(self, sha: str, plan: StatusPlan) -> str:
@@ -129,9 +127,7 @@ class GitHubStatuses:
             raise StatusError(f"repository {self._repository!r} is not owner/name")
         self.retrier.reset()
         try:
-            with open_client(
-                api_url=self._api_url, token=self._token, timeout=self._timeout
-            ) as gh:
+            with self._open() as gh:
                 return self.retrier.call(
                     lambda: attempt(
                         what, lambda: request(gh), self._clock, unreadable=False
@@ -148,6 +144,3 @@ class GitHubStatuses:
             raise StatusError(
                 self._scrub(f"could not {what}: unexpected answer ({type(exc).__name__})")
             ) from None
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._token, "***") if self._token else text

@@ -1,4 +1,5 @@
-"""What the PyGithub clients share: one way to open a client and to run one call.
+"""What the PyGithub clients share: their connection and retry budget (`Client`), one
+way to open a client and one way to run a call.
 
 `leaderboard.action.comments` (the sticky comment) and
 `leaderboard.action.commit_status` (the status and the labels) import it; both are
@@ -14,9 +15,9 @@ from typing import TypeVar
 import requests
 from github import Auth, BadAttributeException, Github, GithubException
 
-from leaderboard.action.retry import Failure, classify
+from leaderboard.action.retry import Failure, Retrier, classify
 
-__all__ = ["UNEXPECTED", "UNREADABLE", "attempt", "is_repository", "open_client"]
+__all__ = ["UNEXPECTED", "UNREADABLE", "Client", "attempt", "is_repository", "open_client"]
 
 T = TypeVar("T")
 #: What PyGithub raises on an answer it cannot read (a lazy attribute, a bad field).
@@ -44,6 +45,47 @@ def open_client(*, api_url: str, token: str, timeout: int) -> Github:
         seconds_between_writes=None,
         lazy=True,
     )
+
+
+class Client:
+    """What both PyGithub clients hold: where they send, the token, one retry budget.
+
+    The token stays on the instance: `repr` shows ``token='***'`` and `_scrub` takes
+    it out of any text bound for a log or an exception. Each subclass keeps its own
+    budget's defaults in its own signature.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str,
+        api_url: str,
+        repository: str,
+        sleep: Callable[[float], None],
+        max_wait: float,
+        clock: Callable[[], float],
+        max_attempts: int,
+        timeout: int,
+    ) -> None:
+        self._token = token
+        self._api_url = api_url.rstrip("/")
+        self._repository = repository
+        self._clock = clock
+        self._timeout = timeout
+        self.retrier = Retrier(sleep=sleep, max_wait=max_wait, max_attempts=max_attempts)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(api_url={self._api_url!r}, "
+            f"repository={self._repository!r}, token='***')"
+        )
+
+    def _open(self) -> Github:
+        """A new client for one operation (`open_client`)."""
+        return open_client(api_url=self._api_url, token=self._token, timeout=self._timeout)
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._token, "***") if self._token else text
 
 
 def attempt(
