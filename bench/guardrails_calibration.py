@@ -67,32 +67,16 @@ def draw(
     cand = np.exp(x + math.log(ratio) + TAU * rng.normal(size=n))
     passed_b = rng.random(n) < 0.7
     passed_c = np.where(rng.random(n) < 0.8, passed_b, rng.random(n) < 0.7)
-    runs, base_runs = [], []
-    for i in range(n):
+
+    def run(i: int, cost: float, passed: float) -> EvalRun:
         cl = str(i // CLUSTER) if clustered else None
-        item = str(i)
-        base_runs.append(
-            EvalRun(
-                "m",
-                "t",
-                1.0,
-                item_id=item,
-                cluster=cl,
-                cost=float(base[i]),
-                metrics=(("second", float(passed_b[i])),),
-            )
+        second = (("second", float(passed)),)
+        return EvalRun(
+            "m", "t", 1.0, item_id=str(i), cluster=cl, cost=float(cost), metrics=second
         )
-        runs.append(
-            EvalRun(
-                "m",
-                "t",
-                1.0,
-                item_id=item,
-                cluster=cl,
-                cost=float(cand[i]),
-                metrics=(("second", float(passed_c[i])),),
-            )
-        )
+
+    base_runs = [run(i, base[i], passed_b[i]) for i in range(n)]
+    runs = [run(i, cand[i], passed_c[i]) for i in range(n)]
     return cand, base, runs, base_runs
 
 
