@@ -440,6 +440,79 @@ class Gate(_Model):
         return {**data, "status": status}
 
 
+VerdictState = Literal["regressed", "no_regression", "cannot_tell", "no_gate"]
+
+
+class Verdict(_Model):
+    """The one verdict every surface tells (CONTRACT.md section 11).
+
+    Computed once from the gate (`leaderboard.stats.verdict.decide`); the comment's
+    first line, the job summary's, the commit status, the log's verdict lines and the
+    step outputs are all rendered from it. Its `state` follows `Gate.status`
+    (``off``: ``no_gate``; ``undetermined`` and ``no_baseline_run``: ``cannot_tell``);
+    the comparison it names is the one that decides that state.
+    """
+
+    state: VerdictState = Field(
+        default="no_gate",
+        description='"regressed", "no_regression", "cannot_tell" (never a pass) or '
+        '"no_gate" (no baseline was asked for)',
+    )
+    measure: str | None = Field(
+        default=None,
+        description='what the named comparison measures: "score", "completion", or a '
+        "guardrail's name (cost, latency, tokens, a metric); null when no comparison "
+        "decides the state",
+    )
+    candidate: str | None = None
+    baseline: str | None = None
+    scope: str | None = Field(
+        default=None,
+        description='the comparison\'s scope ("overall", "category:<name>", "anchor")',
+    )
+    estimate: float | None = Field(
+        default=None,
+        description='candidate - baseline, or for a ratio (unit "%") the relative '
+        "change in percent (45.6 = 45.6% more)",
+    )
+    ci_lo: float | None = Field(default=None, description="in the unit of `estimate`")
+    ci_hi: float | None = Field(default=None, description="in the unit of `estimate`")
+    unit: Literal["", "%"] = Field(
+        default="",
+        description='"" for a difference of scores (0-1 scale), "%" for a ratio',
+    )
+    level: float | None = Field(
+        default=None, description="the confidence of that interval (family-adjusted)"
+    )
+    tolerance: float | None = Field(
+        default=None,
+        description='the drop ("%": the increase) tolerated before a regression '
+        "counts, in the unit of `estimate`",
+    )
+    ruled_out: float | None = Field(
+        default=None,
+        description='the interval rules out a drop ("%": an increase) larger than '
+        "this, in the unit of `estimate`; null when regressed or without an interval",
+    )
+    detectable_drop: float | None = Field(
+        default=None,
+        description="smallest true drop the suite detects 80% of the time (score "
+        "differences only); null when it cannot be estimated",
+    )
+    reason: str | None = Field(
+        default=None,
+        description="why it cannot tell, or why no detectable drop is given, in plain "
+        "words (no option names: each shell adds its own)",
+    )
+    accepted: str | None = Field(
+        default=None,
+        description="the accept label that accepted this regression, or null",
+    )
+    others: int = Field(
+        default=0, description="how many more gated comparisons share `state`"
+    )
+
+
 class ReportSettings(_Model):
     confidence: float
     resamples: int
@@ -481,4 +554,9 @@ class Report(_Model):
     leaderboard: list[LeaderboardRow]
     pairwise: list[PairwiseDiff]
     gate: Gate
+    verdict: Verdict = Field(
+        default_factory=Verdict,
+        description="the comparison that decides the first line, and its state "
+        "(CONTRACT.md section 11)",
+    )
     warnings: list[str] = Field(default_factory=list)

@@ -9,6 +9,7 @@
 - `gate`: candidate minus baseline with a family-wise error rate;
 - `guardrails`: cost, latency, tokens and secondary metrics gated beside the score;
 - `two_runs`: a second run as the baseline (renamed ids, ungated, what differs);
+- `verdict`: the one verdict every surface tells, and an accepted regression;
 - `build`: `build_report`, the stage's entry;
 - `lesson`: the seed lesson's functions on top of `build_report`.
 """
@@ -22,16 +23,19 @@ from leaderboard.stats.lesson import (
     pairwise_diffs,
 )
 from leaderboard.stats.two_runs import parse_baseline_map
+from leaderboard.stats.verdict import accept, decide
 
 __all__ = [
     "METHOD",
     "MIN_RESAMPLES",
     "Guardrail",
+    "accept",
     "aggregate",
     "bootstrap_mean_ci",
     "bootstrap_pairwise_diff",
     "build_report",
     "check_guardrails",
+    "decide",
     "pairwise_diffs",
     "parse_baseline_map",
     "parse_guardrail",

@@ -56,6 +56,7 @@ from leaderboard.stats.two_runs import (
     two_run_gate,
     two_runs,
 )
+from leaderboard.stats.verdict import decide
 
 METHOD = "rescaled t-scaled percentile bootstrap"
 MIN_RESAMPLES = 100
@@ -454,6 +455,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         leaderboard=rows,
         pairwise=pairwise,
         gate=gate,
+        verdict=decide(gate),
         warnings=([] if two is None else two.differences)
         + _warnings(d, None if two is None else two.baseline_models),
     )
