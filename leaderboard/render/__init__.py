@@ -5,6 +5,8 @@
 - `plot`: the Unicode forest plot;
 - `numbers`: number formats (Jinja filters);
 - `escape`: escaping untrusted text for markdown, HTML, URLs and runner logs;
+- `plain`: the verdict in plain text (the commit status, the log lines, the outputs);
+- `texts`: every text a run publishes, in one call (`render_texts`, `render_failed`);
 - `comment`: the Jinja binding (built-in and user templates), size limits, and the
   lesson's `render_markdown` and `render_json`.
 
@@ -23,20 +25,31 @@ from leaderboard.render.comment import (
     render_summary,
     render_with_fallback,
 )
-from leaderboard.render.escape import log_text
-from leaderboard.render.verdict import headline
+from leaderboard.render.drift import KeptRun, render_drift
+from leaderboard.render.escape import log_text, plain_text
+from leaderboard.render.plain import MAX_DESCRIPTION_CHARS, LogLine, status_description
+from leaderboard.render.texts import Texts, above_footer, render_failed, render_texts
 
 __all__ = [
     "COMMENT_LIMIT",
+    "MAX_DESCRIPTION_CHARS",
     "SUMMARY_LIMIT",
     "CommentContext",
-    "headline",
+    "KeptRun",
+    "LogLine",
+    "Texts",
+    "above_footer",
     "log_text",
     "make_environment",
+    "plain_text",
     "render_comment",
+    "render_drift",
+    "render_failed",
     "render_failure",
     "render_json",
     "render_markdown",
     "render_summary",
+    "render_texts",
     "render_with_fallback",
+    "status_description",
 ]

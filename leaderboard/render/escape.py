@@ -9,6 +9,8 @@ runner log:
 - `md_with_code`: a message whose `` `quoted` `` parts become code spans.
 - `nbsp`: joins a short run (an interval) so that it never breaks over two lines.
 - `log_text`: safe in a line of the runner log (no workflow commands).
+- `plain_text`: one line of visible plain text (a commit status description): no
+  control, format (bidi) or line-break character survives.
 - `code_text`: safe inside a fenced code block that `code_fence` opened.
 - `safe_url`: an http(s) URL that can sit inside ``[text](url)``, or None.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from urllib.parse import quote, urlsplit
 
 __all__ = [
@@ -34,6 +37,7 @@ __all__ = [
     "md_text",
     "md_with_code",
     "nbsp",
+    "plain_text",
     "safe_url",
     "truncate",
 ]
@@ -215,6 +219,27 @@ def log_text(s: str) -> str:
     text = _UNSAFE.sub(_visible_escape, s)
     text = text.replace("::", ":" + ZERO_WIDTH_SPACE + ":")
     return text.replace("##[", "#" + ZERO_WIDTH_SPACE + "#[")
+
+
+# Unicode categories that show nothing of their own or reorder or break the line:
+# controls (Cc), format characters (Cf: bidi marks, embeddings, overrides, isolates,
+# zero-width characters), surrogates (Cs), unassigned (Cn), line and paragraph
+# separators (Zl, Zp).
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Cn", "Zl", "Zp"})
+
+
+def plain_text(s: str | None) -> str:
+    """One line of visible plain text: for the commit status and other plain surfaces.
+
+    Every control, format (bidi, zero-width) and line-break character becomes a space
+    and runs of white space become one, so a model id holding U+202E cannot reverse
+    the numbers beside the merge button. Nothing is escaped: plain text is not parsed.
+    """
+    out = [
+        " " if ch.isspace() or unicodedata.category(ch) in _INVISIBLE else ch
+        for ch in s or ""
+    ]
+    return " ".join("".join(out).split())
 
 
 def code_text(s: str) -> str:

@@ -17,7 +17,7 @@ from leaderboard.render.verdict import (
     STATUS_MARK,
     baseline_run_text,
     esc_id,
-    headline,
+    named_comparison,
     scope_text,
 )
 from leaderboard.report import Flips, Gate, GateComparison, ItemMove, Report, ScopeDiff
@@ -112,7 +112,7 @@ def gate_rows(comps: list[GateComparison]) -> list[GateRowView]:
 def gate_notes(report: Report, comps: list[GateComparison]) -> list[str]:
     """Why comparisons cannot tell or have no detectable drop, one line each; the
     first line already says it for the undetermined comparison it names."""
-    first = headline(report)
+    first = named_comparison(report)
     said = first if first is not None and first.status == "undetermined" else None
     scoped = any(c.scope != "overall" for c in comps)
     return (

@@ -13,12 +13,11 @@ import math
 from collections.abc import Callable
 
 from leaderboard.render.escape import md_text, truncate
-from leaderboard.render.numbers import ci, num, signed
+from leaderboard.render.numbers import ci, num, signed, signed_pct
 from leaderboard.report import Gate, GateComparison, Report
 
 __all__ = [
     "guardrail_lines",
-    "guardrail_verdict",
     "measure_label",
     "rel",
     "score_only",
@@ -41,9 +40,7 @@ def rel(x: float | None) -> str:
     """``+31%``, ``-4.2%``: a relative change with its sign; "n/a" when not finite."""
     if x is None or not math.isfinite(x) or abs(x) > 1e6:
         return "n/a"
-    digits = 1 if abs(x) < 0.1 else 0
-    text = f"{100 * x:+.{digits}f}"
-    return ("+0" if text in ("-0", "-0.0", "+0.0") else text) + "%"
+    return signed_pct(100 * x)
 
 
 def _change(c: GateComparison) -> str:
@@ -90,29 +87,6 @@ def score_only(report: Report) -> Report:
 def guarded(gate: Gate) -> list[GateComparison]:
     """The guardrail comparisons of `gate`, in their report order."""
     return [c for c in gate.comparisons if c.measure != "score"]
-
-
-def guardrail_verdict(
-    gate: Gate,
-    esc: Callable[[str], str],
-    at: str,
-    link: str,
-    prefix: str,
-    *,
-    accepted_by: str | None = None,
-) -> str:
-    """The first line when a guardrail, and not the score, regressed."""
-    hits = [c for c in guarded(gate) if c.regressed]
-    c = hits[0]
-    more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
-    over = "over the tolerated" if c.relative else "wholly below the tolerated"
-    label = measure_label(c.measure)
-    if accepted_by:
-        label += f" (regression accepted by label “{md_text(truncate(accepted_by, 50))}”)"
-    return (
-        f"{prefix}🔴 {label}: {_change(c)}, {over} "
-        f"{_tolerated(c)}; {_pair(c, esc)}{at}{more}.{link}"
-    )
 
 
 def guardrail_lines(gate: Gate, esc: Callable[[str], str]) -> list[str]:

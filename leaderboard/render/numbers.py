@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["ci", "count", "num", "pct", "signed"]
+__all__ = ["ci", "count", "num", "pct", "signed", "signed_pct"]
 
 
 def num(x: float | None, digits: int = 3) -> str:
@@ -52,3 +52,13 @@ def ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
 def count(n: int) -> str:
     """``10,000``: an integer with thousands separators."""
     return f"{n:,}"
+
+
+def signed_pct(x: float | None) -> str:
+    """``+46%``, ``-4.2%``: a relative change already in percent, its sign shown; one
+    decimal below 10%, none above; "n/a" when not finite or beyond a million percent."""
+    if x is None or not math.isfinite(x) or abs(x) > 1e8:
+        return "n/a"
+    digits = 1 if abs(x) < 10 else 0
+    text = f"{x:+.{digits}f}"
+    return ("+0" if text in ("-0", "-0.0", "+0.0") else text) + "%"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 
 from leaderboard.render.escape import md_text, md_with_code, truncate
-from leaderboard.render.guardview import guardrail_verdict, score_only
-from leaderboard.render.numbers import ci, count, num, pct, signed
-from leaderboard.report import Gate, GateComparison, Report
+from leaderboard.render.numbers import count, num, pct, signed, signed_pct
+from leaderboard.report import Gate, GateComparison, Report, Verdict
 
 __all__ = [
     "ID_LIMIT",
@@ -23,13 +23,19 @@ __all__ = [
     "below_text",
     "detects_text",
     "esc_id",
-    "headline",
+    "has_interval",
+    "measure_word",
     "model_change_text",
+    "named_comparison",
+    "others_text",
+    "ruled_out_text",
     "scope_text",
     "settings_line",
     "short_sha",
+    "tolerance_text",
     "tolerated_text",
     "verdict",
+    "verdict_numbers",
 ]
 
 ID_LIMIT = 256  # characters of an id shown; the JSON report keeps every id whole
@@ -118,48 +124,78 @@ def below_text(margin: float) -> str:
     return "0" if margin == 0 else num(-margin)
 
 
-def headline(report: Report) -> GateComparison | None:
-    """The comparison the first line names.
-
-    Regressed: the first regressed comparison (overall before categories); cannot
-    tell: the first undetermined one; otherwise the comparison closest to regressing
-    (lowest lower bound, overall scopes first).
-    """
-    comps = report.gate.comparisons
-    if not comps:
-        return None
-    for status in ("regressed", "undetermined"):
-        hits = [c for c in comps if c.status == status]
-        if hits:
-            return min(hits, key=lambda c: (c.scope != "overall", c.ci_hi))
-    return min(comps, key=lambda c: (c.scope != "overall", c.ci_lo))
+MEASURE_WORDS = frozenset({"score", "completion", "cost", "latency", "tokens"})
 
 
-def _pair(c: GateComparison) -> str:
-    scope = "" if c.scope == "overall" else f" ({scope_text(c.scope)})"
-    return f"**{_short_id(c.candidate)}**{scope} vs **{_short_id(c.baseline)}**"
+def measure_word(measure: str | None, esc: Callable[[str], str] = md_text) -> str:
+    """The measure in a reviewer's words: ``score``, ``cost``, ``latency``, ``tokens``,
+    ``completion``, or ``metric <name>`` (the name through `esc`)."""
+    if measure is None:
+        return "score"
+    if measure in MEASURE_WORDS:
+        return measure
+    return "metric " + esc(truncate(measure, 80))
 
 
-def _nothing_compared(
-    report: Report, lead: str, at: str, link: str, note: str | None
-) -> str:
-    """The first line when a gate was asked for but holds no comparison."""
-    gate = report.gate
-    if gate.status == "undetermined":  # e.g. no model id in both runs
-        why = note or "no comparison could be made"
-        return f"{lead} **Cannot tell**{at}: {why}; no model was gated. Not a pass.{link}"
-    base = _short_id(gate.baseline or "")
-    return (
-        f"{lead} **No regression**{at}: no candidate was compared against **{base}**.{link}"
-    )
+def verdict_numbers(v: Verdict) -> str:
+    """``-0.081 [-0.137, -0.031]``, or for a ratio ``+46% [+28%, +66%]``: the verdict's
+    estimate and interval, the same text on every surface."""
+    if v.unit == "%":
+        return f"{signed_pct(v.estimate)} [{signed_pct(v.ci_lo)}, {signed_pct(v.ci_hi)}]"
+    return f"{signed(v.estimate)} [{num(v.ci_lo)}, {num(v.ci_hi)}]"
 
 
-def model_change_text(gate: Gate, c: GateComparison | None) -> str:
-    """`` (model changed: **A** → **B**)`` when `c`'s candidate is a renamed model."""
-    if c is None:
+def has_interval(v: Verdict) -> bool:
+    """False for a comparison that cannot tell for want of any spread (its interval is
+    the whole range): it is stated without one."""
+    if v.state != "cannot_tell":
+        return True
+    return v.ruled_out is not None
+
+
+def tolerance_text(v: Verdict) -> str:
+    """What a regression lies beyond: ``wholly below 0``, ``wholly below -0.010``,
+    ``wholly over the tolerated +10%``."""
+    if v.unit == "%":
+        return f"wholly over the tolerated {signed_pct(v.tolerance)}"
+    return f"wholly below {below_text(v.tolerance or 0.0)}"
+
+
+def ruled_out_text(v: Verdict) -> str:
+    """``a drop larger than 0.031 is ruled out`` (a ratio: an increase), or ""."""
+    if v.ruled_out is None:
         return ""
+    if v.unit == "%":
+        return f"an increase larger than {signed_pct(v.ruled_out)} is ruled out"
+    if v.ruled_out == 0:
+        return "any drop is ruled out"
+    return f"a drop larger than {num(v.ruled_out)} is ruled out"
+
+
+OTHERS_WORDS = {
+    "regressed": "regressed",
+    "no_regression": "with no regression",
+    "cannot_tell": "that cannot tell",
+}
+
+
+def others_text(v: Verdict) -> str:
+    """`` (and 2 more regressed)``: how many more comparisons share the state."""
+    if not v.others or v.state not in OTHERS_WORDS:
+        return ""
+    return f" (and {count(v.others)} more {OTHERS_WORDS[v.state]})"
+
+
+def _pair(v: Verdict) -> str:
+    scope = v.scope or "overall"
+    where = "" if scope == "overall" else f" ({scope_text(scope)})"
+    return f"**{_short_id(v.candidate or '')}**{where} vs **{_short_id(v.baseline or '')}**"
+
+
+def model_change_text(gate: Gate, candidate: str | None) -> str:
+    """`` (model changed: **A** → **B**)`` when `candidate` is a renamed model."""
     for change in gate.model_changes:
-        if change.candidate == c.candidate:
+        if candidate is not None and change.candidate == candidate:
             return (
                 f" (model changed: **{_short_id(change.baseline_model)}** → "
                 f"**{_short_id(change.candidate)}**)"
@@ -167,14 +203,38 @@ def model_change_text(gate: Gate, c: GateComparison | None) -> str:
     return ""
 
 
-def tolerated_text(c: GateComparison) -> str:
+def tolerated_text(v: Verdict) -> str:
     """``, within the tolerated drop of 0.050`` for a drop that only the margin excuses."""
-    if c.margin > 0 and c.ci_hi < 0 and not c.regressed:
-        return f", within the tolerated drop of {num(c.margin)}"
+    if v.unit == "" and (v.tolerance or 0.0) > 0 and (v.ci_hi or 0.0) < 0:
+        return f", within the tolerated drop of {num(v.tolerance)}"
     return ""
 
 
-def verdict(  # noqa: PLR0911 - one line per gate state
+def _why(text: str | None, default: str) -> str:
+    return md_with_code(truncate(text, 300)).rstrip(".") if text else default
+
+
+def _gate_only(report: Report, lead: str, at: str, link: str) -> str:
+    """The first line when no comparison decides the state (the gate's own)."""
+    v, gate = report.verdict, report.gate
+    if gate.status == "no_baseline_run":
+        # One title for "none stored yet" and "stored but unreadable": the reason says
+        # which (action/baseline.py words each), so neither is mistaken for the other.
+        why = _why(v.reason, "nothing is stored for the base branch yet")
+        return (
+            f"{lead} **No baseline run**{at}: {why}; no model was checked for a "
+            f"regression.{link}"
+        )
+    if v.state == "cannot_tell":
+        why = _why(v.reason, "no comparison could be made")
+        return f"{lead} **Cannot tell**{at}: {why}; no model was gated. Not a pass.{link}"
+    base = _short_id(gate.baseline or "")
+    return (
+        f"{lead} **No regression**{at}: no candidate was compared against **{base}**.{link}"
+    )
+
+
+def verdict(
     report: Report,
     sha: str | None,
     run: str | None,
@@ -182,68 +242,67 @@ def verdict(  # noqa: PLR0911 - one line per gate state
     *,
     accepted_by: str | None = None,
 ) -> str:
-    """The first line: the gate's state, the pair, the difference, what it could see.
+    """The first line of the comment and of the job summary, from `report.verdict`.
 
-    One line for each `Gate.status`; the numbers are `candidate - baseline` of the
-    comparison `headline` picks, with its (family-adjusted) interval. With
-    ``accepted_by`` (the accept label the pull request carries) a regression reads
-    "Regression accepted by label …".
+    The same comparison, numbers and measure as the commit status and the log
+    (`leaderboard.render.plain`); ``accepted_by`` is the accept label when the
+    report's verdict does not carry it already.
     """
+    v = report.verdict
     gate = report.gate
     at = f" for {sha}" if sha else ""
     prefix = f"**{header}** · " if header != "leaderboard" else ""
     link = f" ([workflow run]({run}))" if run else ""
-    if gate.regressed and not any(
-        c.regressed for c in gate.comparisons if c.measure == "score"
-    ):
-        return guardrail_verdict(gate, _short_id, at, link, prefix, accepted_by=accepted_by)
-    report = score_only(report)
-    gate = report.gate
-    status = gate.status
-    mark = STATUS_MARK.get(status, "⚪")
-    note = md_with_code(truncate(gate.note, 300)).rstrip(".") if gate.note else None
-    if status == "off":
+    lead = prefix + STATUS_MARK.get(gate.status, "⚪")
+    if v.state == "no_gate":
         return (
-            f"{prefix}{mark} **No gate**{at}: no baseline was set, so no model was "
-            f"checked for a regression.{link}"
+            f"{lead} **No gate**{at}: no baseline was set, so no model was checked "
+            f"for a regression.{link}"
         )
-    if status == "no_baseline_run":
-        # One title for "none stored yet" and "stored but unreadable": the note says
-        # which (action/baseline.py words each), so neither is mistaken for the other.
-        why = note or "nothing is stored for the base branch yet"
+    if v.measure is None:
+        return _gate_only(report, lead, at, link)
+    at += model_change_text(gate, v.candidate)
+    what = measure_word(v.measure)
+    detects = f"; {detects_text(v.detectable_drop)}" if v.measure == "score" else ""
+    more = others_text(v)
+    if v.state == "regressed":
+        title = "Regression"
+        accepted = v.accepted or accepted_by
+        if accepted:
+            title = f"Regression accepted by label “{md_text(truncate(accepted, 50))}”"
         return (
-            f"{prefix}{mark} **No baseline run**{at}: {why}; no model was "
-            f"checked for a regression.{link}"
+            f"{lead} **{title}**{at}: {_pair(v)}, {what} {verdict_numbers(v)}, "
+            f"{tolerance_text(v)}{more}{detects}.{link}"
         )
-    c = headline(report)
-    if c is None:
-        return _nothing_compared(report, prefix + mark, at, link, note)
-    at += model_change_text(gate, c)
-    same = [x for x in gate.comparisons if x.status == c.status and x is not c]
-    diff = f"{signed(c.diff_mean)} {ci(c.ci_lo, c.ci_hi)}"
-    if c.status == "regressed":
-        more = f" (and {len(same)} more)" if same else ""
-        what = "Regression"
-        if accepted_by:
-            what = f"Regression accepted by label “{md_text(truncate(accepted_by, 50))}”"
+    if v.state == "cannot_tell":
+        why = _why(v.reason, "the data cannot tell")
+        numbers = (
+            verdict_numbers(v) if has_interval(v) else f"{signed(v.estimate)}, no interval"
+        )
         return (
-            f"{prefix}{mark} **{what}**{at}: {_pair(c)}: {diff}, wholly below "
-            f"{below_text(c.margin)}{more}; {detects_text(c.min_detectable_regression)}."
-            f"{link}"
+            f"{lead} **Cannot tell**{at}: {_pair(v)}, {what} {numbers} ({why}){more}"
+            f"{detects}. Not a pass.{link}"
         )
-    if c.status == "undetermined":
-        why = md_with_code(truncate(c.note, 300)) if c.note else "the data cannot tell"
-        return (
-            f"{prefix}{mark} **Cannot tell**{at}: {_pair(c)}: {signed(c.diff_mean)}, "
-            f"no interval ({why}); {detects_text(c.min_detectable_regression)}. "
-            f"Not a pass.{link}"
-        )
-    n = len(gate.comparisons)
-    lowest = f" (the lowest of {n})" if n > 1 else ""
+    ruled = ruled_out_text(v)
     return (
-        f"{prefix}{mark} **No regression**{at}: {_pair(c)}: {diff}{lowest}"
-        f"{tolerated_text(c)}; "
-        f"{detects_text(c.min_detectable_regression)}.{link}"
+        f"{lead} **No regression**{at}: {_pair(v)}, {what} {verdict_numbers(v)}"
+        f"{tolerated_text(v)}{more}{'; ' + ruled if ruled else ''}{detects}.{link}"
+    )
+
+
+def named_comparison(report: Report) -> GateComparison | None:
+    """The gate comparison `report.verdict` names, or None."""
+    v = report.verdict
+    if v.measure is None:
+        return None
+    return next(
+        (
+            c
+            for c in report.gate.comparisons
+            if (c.candidate, c.baseline, c.scope, c.measure)
+            == (v.candidate, v.baseline, v.scope, v.measure)
+        ),
+        None,
     )
 
 
