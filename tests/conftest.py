@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from leaderboard.inputs import EvalRun
+from leaderboard.report import Gate, Report
+from leaderboard.stats import decide
 
 
 def make_runs(
@@ -57,3 +59,16 @@ def make_runs(
 @pytest.fixture
 def runs_factory() -> Callable[..., list[EvalRun]]:
     return make_runs
+
+
+def with_gate(report: Report, gate: Gate, **update: object) -> Report:
+    """`report` with another gate and the verdict the statistics decide from it (a
+    copy does not re-run them), plus any other `update`."""
+    return report.model_copy(update={"gate": gate, "verdict": decide(gate), **update})
+
+
+def decided(data: dict[str, Any]) -> Report:
+    """A report from its JSON form whose gate a test edited: the verdict is decided
+    again from that gate, as `build_report` would."""
+    report = Report.model_validate(data)
+    return with_gate(report, report.gate)

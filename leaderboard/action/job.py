@@ -16,14 +16,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from leaderboard.action.baseline import choose_baseline
 from leaderboard.action.compute import compute_report, redacted, report_and_runs
 from leaderboard.action.event import Target, read_event, resolve_target
 from leaderboard.action.gitdata import Api, connect
-from leaderboard.action.markdown import comment_context, render_markdown
+from leaderboard.action.markdown import failure_texts, report_texts
 from leaderboard.action.merge_box import (
     CommitStatus,
     StatusClient,
@@ -31,24 +31,21 @@ from leaderboard.action.merge_box import (
     make_statuses,
     read_acceptance,
 )
-from leaderboard.action.policy import EXIT_BUG, EXIT_USAGE, OUT_OF_MEMORY, exit_status
-from leaderboard.action.post import Comment, Commenter, make_commenter
-from leaderboard.action.publish import (
-    Outcome,
-    Outputs,
-    Publisher,
-    Summary,
-    VerdictLog,
-    publish_all,
+from leaderboard.action.policy import (
+    EXIT_BUG,
+    EXIT_REGRESSED,
+    EXIT_USAGE,
+    OUT_OF_MEMORY,
+    exit_status,
 )
+from leaderboard.action.post import Comment, Commenter, make_commenter
+from leaderboard.action.publish import Outcome, Outputs, Summary, VerdictLog, publish_all
 from leaderboard.action.runner import Log, print_traceback
 from leaderboard.action.settings import Settings
-from leaderboard.action.store import HistoryStore
+from leaderboard.action.store import HistoryStore, plan_store
 from leaderboard.action.workspace import write_report
 from leaderboard.errors import LeaderboardError, UsageError
-from leaderboard.inputs import EvalRun
-from leaderboard.render import render_failure
-from leaderboard.report import Report
+from leaderboard.stats import accept
 
 __all__ = [
     "EXIT_BUG",
@@ -68,11 +65,14 @@ def run(
     *,
     event: Mapping[str, Any],
     out: TextIO,
-    compute: Callable[[Settings], Report] | None = None,
     git: Api | None = None,
     statuses: StatusClient | None = None,
 ) -> int:
-    """Compute the report, publish it, and return the exit status.
+    """Compute the report and every text, publish them, and return the exit status.
+
+    Everything is decided and rendered before the first publisher runs: the report,
+    the accept label, the exit status, the kept history's plan and drift table, and
+    every text (`leaderboard.render.render_texts`). The publishers only deliver.
 
     Parameters
     ----------
@@ -84,8 +84,6 @@ def run(
         The event payload (the JSON of ``GITHUB_EVENT_PATH``).
     out : TextIO
         The runner log.
-    compute : callable, optional
-        Turns the settings into a report (default: `report_and_runs`).
     git : callable, optional
         Makes the kept history's Git Data client; by default from the settings.
     statuses : StatusClient, optional
@@ -101,40 +99,45 @@ def run(
             api_url=settings.api_url,
             repository=settings.repository,
         )
-        runs: list[EvalRun] = []
-        if compute is not None:
-            computed = compute(settings)
-        else:
-            choice = choose_baseline(settings, event, git, log)
-            computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
+        choice = choose_baseline(settings, event, git, log)
+        computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
         report = redacted(computed, log)
         label = settings.accept_label if report.gate.regressed else None  # read now
-        accepted = read_acceptance(statuses, target, label, log)
-        context = comment_context(settings, target, accepted_by=accepted)
-        comment, summary = render_markdown(settings, report, context, log)
+        report = accept(report, read_acceptance(statuses, target, label, log))
+        status = exit_status(report, settings)
+        store = plan_store(settings, event, api=git, report=report, runs=runs, log=log)
+        texts = report_texts(
+            settings,
+            report,
+            target,
+            log,
+            failing=status == EXIT_REGRESSED,
+            summary_extra=[store.drift] if store is not None and store.drift else [],
+        )
         report_path = write_report(settings, report)
     except LeaderboardError as exc:
-        return report_failure(settings, commenter, target, exc, log)
+        return report_failure(settings, commenter, target, exc, log, statuses=statuses)
     except MemoryError:
-        return report_failure(settings, commenter, target, UsageError(OUT_OF_MEMORY), log)
+        error = UsageError(OUT_OF_MEMORY)
+        return report_failure(settings, commenter, target, error, log, statuses=statuses)
     except Exception:
         with contextlib.suppress(Exception):  # the original exception is what matters
-            report_failure(settings, commenter, target, None, log)
+            report_failure(settings, commenter, target, None, log, statuses=statuses)
         raise
-    status = exit_status(report, settings, accepted=accepted)
-    outcome = Outcome(report, comment, summary, status, report_path, accepted=accepted)
-    drift: list[str] = []  # the kept history's drift table, above the summary's footer
-    publishers: list[Publisher] = [VerdictLog(settings, log)]
-    if compute is None:
-        publishers.append(HistoryStore(settings, event, git, runs, log, drift=drift))
+    outcome = Outcome(report, texts, status, report_path)
     fork = from_fork(event, settings.repository)
-    publishers += [
-        Summary(settings, extra=drift),
-        Comment(settings, commenter, target, log),
-        CommitStatus(settings, statuses, target, log, fork=fork),
-        Outputs(settings),
-    ]
-    publish_all(publishers, outcome, log)
+    publish_all(
+        [
+            VerdictLog(log),
+            HistoryStore(store, settings, git, log),
+            Summary(settings),
+            Comment(settings, commenter, target, log),
+            CommitStatus(settings, statuses, target, log, fork=fork),
+            Outputs(settings),
+        ],
+        outcome,
+        log,
+    )
     return outcome.status
 
 
@@ -144,22 +147,30 @@ def report_failure(
     target: Target,
     exc: LeaderboardError | None,
     log: Log,
+    *,
+    statuses: StatusClient | None = None,
 ) -> int:
     """Tell everyone the leaderboard could not be computed, and return status 2.
 
     One ``::error::`` annotation, a note in the job summary, and on a pull request the
-    sticky comment is replaced by the failure, so that it never shows an older
-    commit's numbers as if they were current. With ``exc`` None (a bug) the comment
-    and summary say so; the caller re-raises.
+    sticky comment is replaced by the failure and the head commit's status set to
+    ``error``, so that neither shows an older run's verdict as if it were current.
+    With ``exc`` None (a bug) the comment and summary say so; the caller re-raises.
     """
     message = "internal error in leaderboard-action (a bug; the job log has the details)"
     if exc is not None:
         message = log.redact(str(exc))
         log.error(message, title="leaderboard: report not computed")
-    body = render_failure(message, comment_context(settings, target))
-    outcome = Outcome(None, body, body, EXIT_USAGE, failure=message)
+    outcome = Outcome(
+        None, failure_texts(settings, target, message, log), EXIT_USAGE, failure=message
+    )
     publish_all(
-        [Summary(settings), Comment(settings, commenter, target, log), Outputs(settings)],
+        [
+            Summary(settings),
+            Comment(settings, commenter, target, log),
+            CommitStatus(settings, statuses, target, log),
+            Outputs(settings),
+        ],
         outcome,
         log,
     )
@@ -181,16 +192,17 @@ def main(env: Mapping[str, str] | None = None) -> int:
     except UsageError as exc:
         error = error or exc
     commenter = make_commenter(settings)
+    statuses = make_statuses(settings)
     log = Log(out, secrets=[settings.github_token])
     try:
         if error is not None:
             target = Target(None, settings.sha, settings.run_id)
             with contextlib.suppress(UsageError):
                 target = resolve_target(settings, event)
-            return report_failure(settings, commenter, target, error, log)
-        return run(
-            settings, commenter, event=event, out=out, statuses=make_statuses(settings)
-        )
+            return report_failure(
+                settings, commenter, target, error, log, statuses=statuses
+            )
+        return run(settings, commenter, event=event, out=out, statuses=statuses)
     except Exception:
         print_traceback(log)
         log.error("internal error (a bug in leaderboard-action; traceback above)")

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from leaderboard.action.event import Target
-from leaderboard.action.policy import EXIT_REGRESSED
-from leaderboard.action.publish import Outcome
+from leaderboard.action.publish import Links, Outcome
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
-from leaderboard.action.status import StatusPlan, accepted_by, plan_status
+from leaderboard.action.status import StatusPlan, accepted_by, status_context
 
 __all__ = [
     "CommitStatus",
@@ -44,10 +43,13 @@ class StatusClient(Protocol):
 
 @dataclass(frozen=True)
 class CommitStatus:
-    """The commit status, as a publisher: after the comment, whose URL it links to.
+    """The commit status, as a publisher: the rendered description and state.
 
-    State `failure` exactly when the step fails on the gate (`Outcome.status` is
-    `EXIT_REGRESSED`); nothing when no report was made or ``commit-status`` is false.
+    State ``failure`` exactly when the step fails on the gate, ``error`` when no
+    report was made (so an earlier run's state never stays), else ``success``
+    (`leaderboard.render.render_texts` decides it). It links to the comment when one
+    was posted (the link `publish_all` hands on), else to the workflow run. Nothing
+    when ``commit-status`` is false.
     """
 
     settings: Settings
@@ -57,19 +59,16 @@ class CommitStatus:
     fork: bool = False
     what: str = "commit status"
 
-    def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
+    def publish(self, outcome: Outcome, links: Links) -> dict[str, str]:
         """Set the status on the pull request's head commit, if there is one."""
-        if outcome.report is None or not self.settings.commit_status:
+        if not self.settings.commit_status:
             return {}
-        plan = plan_status(
-            outcome.report,
-            header=self.settings.comment_header,
-            failing=outcome.status == EXIT_REGRESSED,
-            accepted=outcome.accepted,
-            target_url=published.get("comment-url") or self.settings.run_url,
-        )
+        texts = outcome.texts
         plan = StatusPlan(
-            plan.context, plan.state, self.log.redact(plan.description), plan.target_url
+            context=status_context(self.settings.comment_header),
+            state=texts.state,
+            description=self.log.redact(texts.status),
+            target_url=links.get("comment-url") or self.settings.run_url,
         )
         publish_status(self.client, self.target, plan, self.log, fork=self.fork)
         return {}
@@ -176,11 +175,6 @@ def publish_status(
             )
         else:
             log.info(f"{where}: {exc}")
-        return False
-    except Exception as exc:  # a bug here must not hide the gate's exit status
-        log.info(
-            f"{where}: internal error ({type(exc).__name__}; a bug in leaderboard-action)"
-        )
         return False
     log.info(f"commit status {plan.context}: {plan.state}: {plan.description}")
     return True

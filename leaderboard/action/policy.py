@@ -30,7 +30,7 @@ OUT_OF_MEMORY = (
 )
 
 
-def exit_status(report: Report, settings: Settings, *, accepted: str | None = None) -> int:
+def exit_status(report: Report, settings: Settings) -> int:
     """The step's status for a report that was made.
 
     Parameters
@@ -39,10 +39,8 @@ def exit_status(report: Report, settings: Settings, *, accepted: str | None = No
         The computed report.
     settings : Settings
         ``fail-on-regression`` decides whether a regression fails the step,
-        ``fail-on-undetermined`` whether a gate that cannot tell does.
-    accepted : str, optional
-        The ``accept-label`` the pull request carries (CONTRACT.md section 9): a
-        regression it accepts does not fail the step.
+        ``fail-on-undetermined`` whether a gate that cannot tell does. A regression
+        the report's verdict records as accepted (CONTRACT.md section 9) does not.
 
     Returns
     -------
@@ -51,6 +49,7 @@ def exit_status(report: Report, settings: Settings, *, accepted: str | None = No
         gate is undetermined and ``fail-on-undetermined`` is true; else `EXIT_OK` (by
         default an undetermined gate, or no baseline run, alone passes).
     """
+    accepted = report.verdict.accepted
     if report.gate.regressed and settings.fail_on_regression and not accepted:
         return EXIT_REGRESSED
     if report.gate.status == "undetermined" and settings.fail_on_undetermined:

@@ -1,19 +1,18 @@
 """The pull request's sticky comment, as a publisher (`leaderboard.action.publish`).
 
 PyGithub is imported lazily, from `leaderboard.action.comments`, only when a comment is
-posted. A comment that cannot be posted (a fork's read-only token, an API outage, even
-a bug while commenting) is one warning, never a different status.
+posted. A comment that cannot be posted (a fork's read-only token, an API outage) is one
+warning; a bug while commenting is `publish_all`'s one warning, never a different status.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 from leaderboard.action.event import Target
-from leaderboard.action.publish import Outcome
-from leaderboard.action.runner import Log, print_traceback
+from leaderboard.action.publish import Links, Outcome
+from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 
 __all__ = ["Comment", "Commenter", "make_commenter", "post"]
@@ -44,9 +43,11 @@ class Comment:
     log: Log
     what: str = "comment"
 
-    def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
-        """Post `outcome.comment` on the target pull request, if there is one."""
-        url = post(self.settings, self.commenter, self.target, outcome.comment, self.log)
+    def publish(self, outcome: Outcome, links: Links) -> dict[str, str]:
+        """Post the rendered comment on the target pull request, if there is one."""
+        url = post(
+            self.settings, self.commenter, self.target, outcome.texts.comment, self.log
+        )
         return {"comment-url": url} if url else {}
 
 
@@ -88,15 +89,6 @@ def post(
             f"comment not posted on #{target.pr_number}: {exc}. The job summary and the "
             "outputs have the report; for pull requests from forks see the two-workflow "
             "recipe (examples/workflows/leaderboard-fork-safe-*.yml)",
-            title="leaderboard: comment not posted",
-        )
-        return None
-    except Exception:  # a bug while commenting must not hide the gate
-        print_traceback(log)
-        log.warning(
-            f"comment not posted on #{target.pr_number}: internal error (a bug in "
-            "leaderboard-action; traceback above). The job summary and the outputs have "
-            "the report",
             title="leaderboard: comment not posted",
         )
         return None

@@ -1,9 +1,13 @@
-"""Storing a push's run on the history branch, and the drift table it returns.
+"""Storing a push's run on the history branch, and its drift table, planned first.
 
 On a push to the default branch with ``history-branch``, the run (its records and JSON
 report) is kept for the pull requests that branch from it (`leaderboard.action.history`
-says how). Storing needs ``contents: write`` on the push's job. Every failure, a bug
-included, is one warning: the job's status stays the gate's.
+says how). `plan_store` decides before anything is published whether and what to
+store, and reads the runs kept so far, so that the drift table (the kept runs with
+this one, as they will be after pruning) is rendered into the job summary with
+everything else; `HistoryStore`, a publisher, only writes the run. Storing needs
+``contents: write`` on the push's job; every failure GitHub causes is one warning, and
+the job's status stays the gate's.
 """
 
 from __future__ import annotations
@@ -11,67 +15,52 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from leaderboard.action.gitdata import Api, EmptyRepository, GitDataError
 from leaderboard.action.history import History, RunTooLarge, encode_records
-from leaderboard.action.publish import Outcome
-from leaderboard.action.runner import Log, append_summary, print_traceback
+from leaderboard.action.publish import Links, Outcome
+from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun
-from leaderboard.render.drift import KeptRun, render_drift
+from leaderboard.render import KeptRun, render_drift
 from leaderboard.report import Report
 
-__all__ = ["HistoryStore", "default_branch_push", "store_push"]
+__all__ = ["HistoryStore", "StorePlan", "default_branch_push", "plan_store"]
 
 _TITLE = "leaderboard: history"
 
 
 @dataclass(frozen=True)
-class HistoryStore:
-    """A publisher (`leaderboard.action.publish`): `store_push`, before the summary."""
+class StorePlan:
+    """What a push stores, decided before publishing, and the drift table it makes."""
 
+    branch: str
+    default: str
+    commit: str
+    records: bytes
+    report: bytes
+    count: int
+    models: dict[str, list[float]]
+    keep: int
+    drift: str | None
+
+
+@dataclass(frozen=True)
+class HistoryStore:
+    """A publisher (`leaderboard.action.publish`): writes the planned run, if any."""
+
+    plan: StorePlan | None
     settings: Settings
-    event: Mapping[str, Any]
     api: Api
-    runs: list[EvalRun]
     log: Log
     what: str = "history"
-    #: Where the drift table goes: the job summary's publisher places it above the
-    #: footer; without one it is appended to the summary.
-    drift: list[str] | None = None
 
-    def publish(self, outcome: Outcome, published: Mapping[str, str]) -> dict[str, str]:
-        """Keep a push's run and add the drift table to the job summary.
-
-        Does nothing unless ``history-branch`` is set and the report was made; off a
-        push to the default branch it says so in the log. Never raises: a failure,
-        even a bug, is one warning.
-        """
-        if self.settings.history_branch is None or outcome.report is None:
-            return {}
-        log = self.log
-        try:
-            drift = store_push(
-                self.settings,
-                self.event,
-                api=self.api,
-                report=outcome.report,
-                runs=self.runs,
-                log=log,
-            )
-        except Exception:  # a bug while storing must not change the gate's exit status
-            print_traceback(log)
-            log.warning(
-                "run not stored: internal error (a bug in leaderboard-action; traceback "
-                "above)",
-                title=_TITLE,
-            )
-            return {}
-        if drift and self.drift is not None:
-            self.drift.append(log.redact(drift))  # placed above the summary's footer
-        elif drift:
-            append_summary(self.settings.summary_path, log.redact(drift))
+    def publish(self, outcome: Outcome, links: Links) -> dict[str, str]:
+        """Store the planned run; a failure GitHub causes is one warning."""
+        if self.plan is not None:
+            store_planned(self.plan, self.settings, self.api, self.log)
         return {}
 
 
@@ -85,7 +74,7 @@ def default_branch_push(settings: Settings, event: Mapping[str, Any]) -> str | N
     return default
 
 
-def store_push(
+def plan_store(
     settings: Settings,
     event: Mapping[str, Any],
     *,
@@ -93,54 +82,95 @@ def store_push(
     report: Report,
     runs: list[EvalRun],
     log: Log,
-) -> str | None:
-    """Store a push's run on the history branch; the drift table, or None.
+) -> StorePlan | None:
+    """What a push to the default branch stores, and its drift table; None otherwise.
 
-    Every failure GitHub can cause is one warning; a bug raises (`HistoryStore` turns
-    it into a warning).
+    Off a push to the default branch (or with no way to store) the log says so and
+    nothing is planned. The runs kept so far are read here: when they cannot be, the
+    run is still stored and the summary has no drift table.
     """
     branch = settings.history_branch
-    default = default_branch_push(settings, event)
-    commit = settings.sha or event.get("after")
-    client = None
     if branch is None:
         return None
+    default = default_branch_push(settings, event)
+    commit = settings.sha or event.get("after")
     if default is None:
         log.info(f"history: not a push to the default branch: nothing stored on {branch}")
-    elif branch == default:
+        return None
+    if branch == default:
         log.warning(
             f"history-branch is {branch}, the default branch itself: nothing stored "
             "(name a branch of its own, e.g. leaderboard-history)",
             title=_TITLE,
         )
-    else:
-        client = api()
-        if client is None or not isinstance(commit, str):
-            log.warning(
-                "run not stored: no github-token, repository or commit", title=_TITLE
-            )
-    if default is None or client is None or not isinstance(commit, str):
+        return None
+    client = api()
+    if client is None or not isinstance(commit, str):
+        log.warning("run not stored: no github-token, repository or commit", title=_TITLE)
         return None
     # Everything written to the branch is redacted like the log (the report already
     # is): a model id of an artifact may spell the token, and the branch is readable
     # with contents: read, its git history kept after pruning.
-    records = encode_records(runs, redact=log.redact)
-    body = (log.redact(report.model_dump_json(indent=1)) + "\n").encode()
     models = {
         log.redact(r.model_id): [r.mean_score, r.mean_ci_lo, r.mean_ci_hi]
         for r in report.leaderboard
     }
+    kept: list[KeptRun] | None = None
+    with client:
+        try:
+            head = client.head(branch)
+            read = (
+                History(client, branch, settings.comment_header).read_index(head)
+                if (head is not None)
+                else None
+            )
+            kept = [
+                KeptRun(
+                    r.commit,
+                    r.stored_at,
+                    {m: (v[0], v[1], v[2]) for m, v in r.models.items()},
+                )
+                for r in (read.runs if read is not None else [])
+                if r.commit != commit
+            ]
+        except GitDataError as exc:
+            log.info(f"history: the kept runs could not be read ({exc}): no drift table")
+    drift = None
+    if kept is not None:
+        now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        latest = KeptRun(commit, now, {m: (v[0], v[1], v[2]) for m, v in models.items()})
+        after = [*kept, latest][-settings.history_keep :]
+        drift = log.redact(render_drift(after, branch=default, history_branch=branch))
+    return StorePlan(
+        branch=branch,
+        default=log.redact(default),
+        commit=commit,
+        records=encode_records(runs, redact=log.redact),
+        report=(log.redact(report.model_dump_json(indent=1)) + "\n").encode(),
+        count=len(runs),
+        models=models,
+        keep=settings.history_keep,
+        drift=drift or None,
+    )
+
+
+def store_planned(plan: StorePlan, settings: Settings, api: Api, log: Log) -> None:
+    """Store the planned run on the history branch; every GitHub failure one warning."""
+    client = api()
+    if client is None:
+        log.warning("run not stored: no github-token, repository or commit", title=_TITLE)
+        return
     started = time.perf_counter()
     with client:
         try:
-            stored = History(client, branch, settings.comment_header).store(
-                commit=commit,
-                branch=log.redact(default),
-                records=records,
-                report=body,
-                count=len(runs),
-                models=models,
-                keep=settings.history_keep,
+            stored = History(client, plan.branch, settings.comment_header).store(
+                commit=plan.commit,
+                branch=plan.default,
+                records=plan.records,
+                report=plan.report,
+                count=plan.count,
+                models=plan.models,
+                keep=plan.keep,
             )
         except (RunTooLarge, GitDataError) as exc:
             if isinstance(exc, EmptyRepository):
@@ -149,20 +179,15 @@ def store_push(
                 why = f"{exc} (the push's job needs permissions: contents: write)"
             else:
                 why = str(exc)
-            log.warning(f"run not stored on {branch}: {why}", title=_TITLE)
-            return None
+            log.warning(f"run not stored on {plan.branch}: {why}", title=_TITLE)
+            return
     took = (time.perf_counter() - started) * 1000
     log.info(
-        f"history: stored the run of {commit[:7]} on {branch} as {stored.commit[:7]} "
-        f"({len(records):,} + {len(body):,} bytes, {len(stored.runs)} kept, "
-        f"{len(stored.pruned)} pruned, {stored.attempts} attempt(s), "
-        f"{client.requests} requests, {took:.0f} ms)"
+        f"history: stored the run of {plan.commit[:7]} on {plan.branch} as "
+        f"{stored.commit[:7]} ({len(plan.records):,} + {len(plan.report):,} bytes, "
+        f"{len(stored.runs)} kept, {len(stored.pruned)} pruned, {stored.attempts} "
+        f"attempt(s), {client.requests} requests, {took:.0f} ms)"
     )
-    kept = [
-        KeptRun(r.commit, r.stored_at, {m: (v[0], v[1], v[2]) for m, v in r.models.items()})
-        for r in stored.runs
-    ]
-    return render_drift(kept, branch=default, history_branch=branch)
 
 
 def _dict(value: object) -> dict[str, Any]:

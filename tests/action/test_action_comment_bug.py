@@ -38,7 +38,7 @@ def test_run__commenter_bug__warning_and_gate_status(
     assert code == status
     warnings = [a for a in action_helpers.annotations(log) if a[0] == "warning"]
     assert len(warnings) == 1
-    assert "comment not posted on #7: internal error" in warnings[0][2]
+    assert "comment not published: internal error" in warnings[0][2]
     assert outputs(settings)["comment-url"] == ""
     assert "model-1" in summary(settings)
     err = capsys.readouterr().err

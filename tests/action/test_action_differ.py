@@ -89,7 +89,7 @@ def test_an_undetermined_gate_warns_once_and_fails_only_when_asked(
     _only_arith(tmp_path)  # arith alone, scored by another scorer: nothing to compare
     assert main(env) == 0
     warned = [a for a in annotations(capsys.readouterr().out) if a[0] == "warning"]
-    gate = [a for a in warned if "gate cannot tell" in a[2]]
+    gate = [a for a in warned if a[2].startswith("verdict: cannot tell")]
     assert len(gate) == 1
     assert "fail-on-undetermined: false" in gate[0][2]
     assert _outputs(tmp_path)["gate-status"] == "undetermined"
@@ -153,7 +153,7 @@ def test_a_broken_template_never_hides_a_regression(
 
 
 def test_drift_table_goes_above_the_summarys_footer() -> None:
-    from leaderboard.action.publish import above_footer  # noqa: PLC0415
+    from leaderboard.render import above_footer  # noqa: PLC0415
 
     summary = "verdict\n\n<details>x</details>\n\n<sub>leaderboard-action 0.1.0</sub>\n"
     placed = above_footer(summary, ["| drift |\n|---|\n"])

@@ -42,6 +42,8 @@ CONTRACT_INPUTS = {
     "fail-on-undetermined": "false",
 }
 CONTRACT_OUTPUTS = {"regressed", "report", "comment-url", "accepted", "gate-status"}
+# Added beside the contract's (CONTRACT.md section 11: the outputs tell the verdict).
+VERDICT_OUTPUTS = {"verdict", "verdict-text"}
 SHA_PIN = re.compile(r"^[\w.-]+/[\w./-]+@[0-9a-f]{40}$")
 
 
@@ -135,7 +137,7 @@ def test_action_yml__inputs_and_defaults_exactly_as_the_contract() -> None:
         assert inputs[name].get("default") == default, name
         assert inputs[name]["description"].strip(), name
     assert inputs["results"]["required"] is True
-    assert set(action()["outputs"]) == CONTRACT_OUTPUTS
+    assert set(action()["outputs"]) == CONTRACT_OUTPUTS | VERDICT_OUTPUTS
     assert action()["runs"] == {"using": "docker", "image": "Dockerfile"}
     assert set(action()["branding"]) == {"icon", "color"}
 

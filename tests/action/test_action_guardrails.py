@@ -33,8 +33,9 @@ def test_e2e__tokens_guardrail_breach_fails_the_step_and_leads_the_comment(
     assert comment["body"].startswith(MARKER)
     lines = [line for line in comment["body"].splitlines() if line.strip()]
     first = next(line for line in lines if not line.startswith("<!--"))
-    assert first.startswith("🔴 Tokens: +"), first
-    assert "over the tolerated +10%" in first
+    assert first.startswith("🔴 **Regression** for "), first
+    assert ", tokens +" in first
+    assert "wholly over the tolerated +10%" in first
     body = comment["body"]
     assert "⚪ Latency (not gated)" in body
     out = job.outputs()

@@ -24,8 +24,6 @@ from leaderboard.action.job import main, run
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 from leaderboard.errors import UsageError
-from leaderboard.report import Report
-from leaderboard.stats import build_report
 from tests.action.github_support import SHA1, make_commenter, stamp_of
 from tests.action.test_action_run import (
     CLEAN,
@@ -33,6 +31,7 @@ from tests.action.test_action_run import (
     PR_EVENT,
     TOKEN,
     FakeCommenter,
+    Records,
     go,
     settings,
     summary,
@@ -106,16 +105,12 @@ def test_run__template_spelling_the_basic_auth_header__redacted(
 def test_run__model_id_equal_to_the_token__redacted_before_escaping(
     settings: Settings,
 ) -> None:
-    def compute(s: Settings) -> Report:
-        runs = [
-            replace(r, model_id=TOKEN) if r.model_id == "model-1" else r
-            for r in make_runs()
-        ]
-        return build_report(runs, resamples=300)
-
+    runs = tuple(
+        replace(r, model_id=TOKEN) if r.model_id == "model-1" else r for r in make_runs()
+    )
     commenter = FakeCommenter()
     report_path = settings.workspace / "leaderboard-report.json"
-    code, log = go(settings, commenter, compute)
+    code, log = go(settings, commenter, Records(None, runs=runs))
     assert code == 0
     body = commenter.calls[0]["body"]
     escaped = TOKEN.replace("_", "\\_")
@@ -196,7 +191,7 @@ def test_run__push_with_pr_number__comment_only_if_that_pr_head_is_this_commit(
     s = replace(settings, event_name="push", pr_number=7, sha=HEAD)
     commenter, _ = make_commenter(github_api)
     out = io.StringIO()
-    code = run(s, commenter, event={}, out=out, compute=CLEAN)
+    code = run(CLEAN(s), commenter, event={}, out=out)
     assert code == 0
     assert github_api.comments(7) == []
     assert "comment not posted on #7" in out.getvalue()
@@ -303,10 +298,7 @@ def test_main__results_log_names_each_file_read(
 
 
 def test_run__confidence_just_below_one__logged_as_given(settings: Settings) -> None:
-    def compute(s: Settings) -> Report:
-        return build_report(make_runs(), resamples=300, confidence=0.9999999)
-
-    _, log = go(settings, FakeCommenter(), compute)
-    assert "intervals at 0.9999999" in log
+    _, log = go(settings, FakeCommenter(), Records(None, confidence=0.9999999))
+    assert "intervals at 99.99999%" in log
     assert "at 1;" not in log
     assert "intervals at 1\n" not in log

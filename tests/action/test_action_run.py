@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,8 @@ from leaderboard.action.settings import Settings
 from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import EvalRun
 from leaderboard.report import Report
-from leaderboard.stats import build_report
 from tests.action.action_helpers import annotations, parse_outputs
-from tests.conftest import make_runs
+from tests.action.action_job import write_results
 
 TOKEN = "ghs_unitTESTtokenNEVERprintedABCDEF0123456"  # noqa: S105 - a fake token
 HEAD = "a" * 40
@@ -60,18 +58,58 @@ class FakeCommenter:
         return f"https://github.com/octo-org/octo-repo/pull/{pr_number}#issuecomment-1"
 
 
-def report_of(baseline: str, tasks: int = 30) -> Callable[[Settings], Report]:
-    """A compute collaborator: seeded records, model-0 clearly below model-2."""
+@dataclass(frozen=True)
+class Records:
+    """What `run` reads: records written in the workspace, gated against `baseline`.
 
-    def compute(settings: Settings) -> Report:
-        return build_report(
-            make_runs(tasks=tasks),
-            baseline=baseline,
+    By default the seeded records of `write_results` (model-0 clearly below model-2);
+    `runs` writes those instead. Called on the settings, it writes the file and
+    returns the settings that name it: the production wiring reads it.
+    """
+
+    baseline: str | None
+    tasks: int = 30
+    runs: tuple[EvalRun, ...] | None = None
+    confidence: float = 0.95
+
+    def __call__(self, settings: Settings) -> Settings:
+        path = settings.workspace / "results.jsonl"
+        if self.runs is None:
+            write_results(path, tasks=self.tasks)
+        else:
+            path.write_text(
+                "".join(
+                    json.dumps(
+                        {"model_id": r.model_id, "task_id": r.task_id, "score": r.score}
+                    )
+                    + "\n"
+                    for r in self.runs
+                ),
+                encoding="utf-8",
+            )
+        return replace(
+            settings,
+            results=(str(path),),
+            baseline=self.baseline,
             resamples=300,
-            confidence=settings.confidence,
+            confidence=self.confidence,
         )
 
-    return compute
+
+def report_of(baseline: str, tasks: int = 30) -> Records:
+    """The records of a report gated against `baseline` (see `Records`)."""
+    return Records(baseline, tasks)
+
+
+def raising(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> Records:
+    """Records whose report cannot be made: computing it raises `exc` (a bug, or an
+    error the readers would raise), the rest of the wiring as in production."""
+
+    def fail(*_args: object, **_kwargs: object) -> object:
+        raise exc
+
+    monkeypatch.setattr("leaderboard.action.job.report_and_runs", fail)
+    return CLEAN
 
 
 REGRESSED = report_of("model-2")
@@ -100,16 +138,15 @@ def settings(tmp_path: Path) -> Settings:
 def go(
     settings: Settings,
     commenter: FakeCommenter | None,
-    compute: Callable[[Settings], Report],
+    records: Records,
     event: dict[str, Any] | None = None,
 ) -> tuple[int, str]:
     out = io.StringIO()
     code = run(
-        settings,
+        records(settings),
         commenter,
         event=PR_EVENT if event is None else event,
         out=out,
-        compute=compute,
     )
     return code, out.getvalue()
 
@@ -142,6 +179,9 @@ def test_run__pull_request_no_regression__comment_summary_outputs_exit_0(
         "regressed": "false",
         "accepted": "false",
         "gate-status": "no_regression",
+        "verdict": "no_regression",
+        "verdict-text": "no regression: model-1 score +0.090 [0.032, 0.148] vs model-0 "
+        "(and 1 more), detects 0.073",
         "report": "leaderboard-report.json",
         "comment-url": "https://github.com/octo-org/octo-repo/pull/7#issuecomment-1",
     }
@@ -161,7 +201,7 @@ def test_run__regression_with_fail_on_regression__exit_1_and_error_annotation(
     assert outputs(settings)["regressed"] == "true"
     errors = [a for a in annotations(log) if a[0] == "error"]
     assert len(errors) == 1
-    assert "regression: model-0 - model-2 (overall)" in errors[0][2]
+    assert errors[0][2].startswith("verdict: regressed: model-0 score -0.13")
     assert len(commenter.calls) == 1  # the comment still goes out
 
 
@@ -230,20 +270,17 @@ def test_run__token_in_an_error_is_redacted(settings: Settings) -> None:
 
 
 def test_run__bad_input__exit_2_error_failure_comment_and_summary(
-    settings: Settings,
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     commenter = FakeCommenter()
-
-    def compute(_settings: Settings) -> Report:
-        raise InputError(
-            "must lie in [0, 1], got 1.5",
-            file="r.jsonl",
-            line=3,
-            field="score",
-            fix="normalise scores",
-        )
-
-    code, log = go(settings, commenter, compute)
+    error = InputError(
+        "must lie in [0, 1], got 1.5",
+        file="r.jsonl",
+        line=3,
+        field="score",
+        fix="normalise scores",
+    )
+    code, log = go(settings, commenter, raising(monkeypatch, error))
     assert code == EXIT_USAGE
     errors = [a for a in annotations(log) if a[0] == "error"]
     assert len(errors) == 1
@@ -260,22 +297,22 @@ def test_run__bad_input__exit_2_error_failure_comment_and_summary(
     assert out["comment-url"].endswith("#issuecomment-1")
 
 
-def test_run__bad_input_outside_pull_request__no_comment(settings: Settings) -> None:
+def test_run__bad_input_outside_pull_request__no_comment(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     commenter = FakeCommenter()
-
-    def compute(_settings: Settings) -> Report:
-        raise UsageError("baseline: 'main' is not a model of the results")
-
-    code, _ = go(replace(settings, event_name="push"), commenter, compute, event={})
+    error = UsageError("baseline: 'main' is not a model of the results")
+    records = raising(monkeypatch, error)
+    code, _ = go(replace(settings, event_name="push"), commenter, records, event={})
     assert code == 2
     assert commenter.calls == []
 
 
-def test_run__hostile_message_cannot_issue_workflow_commands(settings: Settings) -> None:
-    def compute(_settings: Settings) -> Report:
-        raise UsageError("bad id 'x\n::add-mask::oops\r\n##[set-output name=a]b %0A'")
-
-    code, log = go(settings, FakeCommenter(), compute)
+def test_run__hostile_message_cannot_issue_workflow_commands(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    error = UsageError("bad id 'x\n::add-mask::oops\r\n##[set-output name=a]b %0A'")
+    code, log = go(settings, FakeCommenter(), raising(monkeypatch, error))
     assert code == 2
     lines = log.splitlines()
     assert not any(line.startswith("::add-mask::") for line in lines)
@@ -287,15 +324,11 @@ def test_run__hostile_message_cannot_issue_workflow_commands(settings: Settings)
 
 
 def test_run__unexpected_exception__failure_comment_then_reraised(
-    settings: Settings,
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     commenter = FakeCommenter()
-
-    def compute(_settings: Settings) -> Report:
-        raise RuntimeError("a bug")
-
     with pytest.raises(RuntimeError, match="a bug"):
-        go(settings, commenter, compute)
+        go(settings, commenter, raising(monkeypatch, RuntimeError("a bug")))
     assert len(commenter.calls) == 1
     assert "internal error" in commenter.calls[0]["body"]
 
@@ -421,16 +454,16 @@ HOSTILE_IDS = [
 def test_run__hostile_model_ids_never_become_workflow_commands(
     settings: Settings, hostile: str
 ) -> None:
-    def compute(s: Settings) -> Report:
-        runs = [
-            EvalRun(model, f"t{t}", score + 0.01 * (t % 3))
-            for t in range(20)
-            for model, score in ((hostile, 0.3), ("base", 0.8))
-        ]
-        return build_report(runs, baseline="base", resamples=200)
-
-    code, log = go(settings, FakeCommenter(), compute)
-    assert code == 1  # the hostile model regressed against base
+    runs = tuple(
+        EvalRun(model, f"t{t}", score + 0.01 * (t % 3))
+        for t in range(20)
+        for model, score in ((hostile, 0.3), ("base", 0.8))
+    )
+    code, log = go(settings, FakeCommenter(), Records("base", runs=runs))
+    # The readers refuse control characters in an id (exit 2, the id quoted in the
+    # error); the rest are read, and the hostile model regressed against base.
+    refused = any(c in hostile for c in "\r\n\x1b")
+    assert code == (2 if refused else 1)
     for line in log.split("\n"):
         assert not line.startswith("::") or line.startswith(("::error ", "::warning ")), (
             line
@@ -440,5 +473,6 @@ def test_run__hostile_model_ids_never_become_workflow_commands(
         assert "\r" not in line
     ((level, _props, message),) = annotations(log)
     assert level == "error"
-    assert message.startswith("regression: ")
-    assert outputs(settings)["regressed"] == "true"
+    if not refused:
+        assert message.startswith("verdict: regressed: score ")
+        assert outputs(settings)["regressed"] == "true"

@@ -10,22 +10,28 @@ from pathlib import Path
 import pytest
 
 from leaderboard.action.commit_status import GitHubStatuses, StatusError
-from leaderboard.action.status import (
-    MAX_DESCRIPTION_CHARS,
-    StatusPlan,
-    accepted_by,
-    describe,
-    plan_status,
-    status_context,
-)
+from leaderboard.action.status import StatusPlan, accepted_by, status_context
 from leaderboard.inputs import EvalRun, load_runs
-from leaderboard.report import BaselineRun, Report
-from leaderboard.stats import build_report
+from leaderboard.render import MAX_DESCRIPTION_CHARS, status_description
+from leaderboard.report import BaselineRun, Gate, Report
+from leaderboard.stats import accept, build_report, decide
 from tests.action.github_support import REPOSITORY, Sleeps
 from tests.docs.docs_support import load_script
 from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub, Fault
 
-M = "\N{MINUS SIGN}"
+M = "-"  # the same hyphen-minus as the comment's first line
+
+
+def describe(report: Report, *, accepted: str | None = None) -> str:
+    """The status description of `report`, its regression accepted by `accepted`."""
+    return status_description(accept(report, accepted))
+
+
+def with_gate(report: Report, gate: Gate) -> Report:
+    """`report` with another gate and the verdict decided from it."""
+    return report.model_copy(update={"gate": gate, "verdict": decide(gate)})
+
+
 MAIN = BaselineRun(
     label="main", source="history", branch="main", commit="abc1234" + "0" * 33
 )
@@ -54,10 +60,11 @@ def _only(runs: list[EvalRun], model: str) -> list[EvalRun]:
 def test_describe__regression_in_the_demo(demo: dict[str, list[EvalRun]]) -> None:
     report = _report(demo["pr"], demo["main"])
     assert describe(report) == (
-        f"regressed: my-org/assistant-8b {M}0.081 [{M}0.148, {M}0.022] vs main@abc1234"
+        f"regressed: my-org/assistant-8b score {M}0.081 [{M}0.148, {M}0.022] vs "
+        "main@abc1234"
     )
     assert describe(report, accepted="accept-regression") == (
-        f"accepted by label accept-regression: my-org/assistant-8b {M}0.081 "
+        f"accepted by label accept-regression: my-org/assistant-8b score {M}0.081 "
         f"[{M}0.148, {M}0.022] vs main@abc1234"
     )
 
@@ -68,7 +75,7 @@ def test_describe__no_regression_names_what_the_suite_detects(
     chat = "my-org/chat-7b"
     report = _report(_only(demo["pr"], chat), _only(demo["main"], chat))
     assert describe(report) == (
-        f"no regression: {M}0.010 [{M}0.088, 0.046] vs main@abc1234, detects 0.081"
+        f"no regression: score {M}0.010 [{M}0.088, 0.046] vs main@abc1234, detects 0.081"
     )
 
 
@@ -83,8 +90,8 @@ def test_describe__cannot_tell_says_why_within_140(demo: dict[str, list[EvalRun]
     text = describe(report)
     assert report.gate.status == "undetermined"
     assert text.startswith(
-        "cannot tell: +0.000, no interval vs main@abc1234, not a pass: task biology "
-        "holds a single shared cluster"
+        "cannot tell: score +0.000, no interval vs main@abc1234, not a pass: task "
+        "biology holds a single shared cluster"
     )
     assert len(text) == MAX_DESCRIPTION_CHARS
     assert text.endswith("\N{HORIZONTAL ELLIPSIS}")
@@ -110,11 +117,11 @@ def test_describe__no_gate_and_no_baseline_run_with_its_note() -> None:
     )
     assert describe(report) == "no gate: no baseline was set, nothing was checked"
     gate = report.gate.model_copy(update={"status": "no_baseline_run"})
-    stored = report.model_copy(update={"gate": gate})
+    stored = with_gate(report, gate)
     assert describe(stored) == "no baseline run, nothing was checked for a regression"
     note = "A run is kept on lh, but it could not be read (index.json: bad). " + "x" * 99
     noted = gate.model_copy(update={"note": note})
-    text = describe(report.model_copy(update={"gate": noted}))
+    text = describe(with_gate(report, noted))
     assert text.startswith(
         "no baseline run, nothing was checked for a regression: A run is kept on lh, "
         "but it could not be read"
@@ -142,21 +149,6 @@ def test_accepted_by__ignores_case_and_is_off_when_empty() -> None:
     assert accepted_by(["bug"], "accept-regression") is None
     assert accepted_by(["accept-regression"], "") is None
     assert accepted_by(["accept-regression"], None) is None
-
-
-def test_plan_status__failure_exactly_when_the_step_fails(
-    demo: dict[str, list[EvalRun]],
-) -> None:
-    report = _report(demo["pr"], demo["main"])
-    failing = plan_status(report, header="leaderboard", failing=True, target_url="u")
-    assert (failing.state, failing.context, failing.target_url) == (
-        "failure",
-        "leaderboard",
-        "u",
-    )
-    advisory = plan_status(report, header="evals", failing=False)
-    assert (advisory.state, advisory.context) == ("success", "leaderboard/evals")
-    assert advisory.description.startswith("regressed: ")
 
 
 def _client(fake: FakeGitHub, token: str = INSTALLATION_TOKEN) -> GitHubStatuses:

@@ -278,7 +278,7 @@ def test_container__guardrails_gate_tokens_on_real_inspect_logs(
     res = run_container(image, job)
     assert res.returncode == 1, res.stdout + res.stderr
     (comment,) = api.comments(7)
-    assert "🔴 Tokens: +" in comment["body"]
+    assert ", tokens +" in comment["body"].split("🔴 **Regression**", 1)[1].split("\n")[0]
     assert "⚪ Latency (not gated)" in comment["body"]
     report = json.loads((job.workspace / job.outputs()["report"]).read_text())
     by = {c["measure"]: c for c in report["gate"]["comparisons"]}

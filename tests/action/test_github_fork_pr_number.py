@@ -101,11 +101,10 @@ def test_action__fork_names_another_pull_request__not_posted_gate_kept(
     settings = settings_for(tmp_path, 7)
     out = io.StringIO()
     code = run(
-        settings,
+        REGRESSED(settings),
         make_commenter(github_api)[0],
         event=fork_event(SHA1),
         out=out,
-        compute=REGRESSED,
     )
     assert code == 1
     assert github_api.comments(7) == []
@@ -119,11 +118,10 @@ def test_action__fork_names_its_own_pull_request__posted(
 ) -> None:
     github_api.set_head(7, SHA1)
     code = run(
-        settings_for(tmp_path, 7),
+        CLEAN(settings_for(tmp_path, 7)),
         make_commenter(github_api)[0],
         event=fork_event(SHA1),
         out=io.StringIO(),
-        compute=CLEAN,
     )
     assert code == 0
     assert len(github_api.comments(7)) == 1

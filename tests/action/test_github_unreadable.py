@@ -72,7 +72,7 @@ def test_action__unreadable_answer__warning_and_the_gate_status_stays(
     )
     commenter, _ = make_commenter(github_api)
     out = io.StringIO()
-    code = run(settings, commenter, event=PR_EVENT, out=out, compute=REGRESSED)
+    code = run(REGRESSED(settings), commenter, event=PR_EVENT, out=out)
     assert code == 1  # the regression, not 3
     kinds = [a[0] for a in action_helpers.annotations(out.getvalue())]
     assert kinds == ["error", "warning"]  # the regression, then the comment not posted

@@ -8,9 +8,17 @@ import pytest
 
 from leaderboard.action.commit_status import GitHubStatuses
 from leaderboard.action.event import Target
-from leaderboard.action.merge_box import from_fork, publish_status, read_acceptance
+from leaderboard.action.merge_box import (
+    CommitStatus,
+    from_fork,
+    publish_status,
+    read_acceptance,
+)
+from leaderboard.action.publish import Links, Outcome, publish_all
 from leaderboard.action.runner import Log
+from leaderboard.action.settings import Settings
 from leaderboard.action.status import StatusPlan
+from leaderboard.render import Texts
 from tests.action.github_support import REPOSITORY, Sleeps
 from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub
 
@@ -65,7 +73,10 @@ def test_publish_status__no_pull_request_no_status(github_api: FakeGitHub) -> No
     assert github_api.requests == []
 
 
-def test_publish_status__a_bug_in_the_client_is_one_line() -> None:
+def test_publish_status__a_bug_in_the_client_is_publish_alls_one_warning() -> None:
+    """A bug is not GitHub's doing: it leaves `publish_status` and the one boundary,
+    `publish_all`, turns it into one warning; the publishers after it still run."""
+
     class Broken:
         def set_status(self, sha: str, plan: StatusPlan) -> str:
             raise RuntimeError("boom")
@@ -77,8 +88,24 @@ def test_publish_status__a_bug_in_the_client_is_one_line() -> None:
             return HEAD
 
     log, out = _log()
-    assert not publish_status(Broken(), Target(7, HEAD, 1), PLAN, log)
-    assert "internal error (RuntimeError" in out.getvalue()
+    with pytest.raises(RuntimeError, match="boom"):
+        publish_status(Broken(), Target(7, HEAD, 1), PLAN, log)
+    settings = Settings(results=("r.jsonl",), github_token=INSTALLATION_TOKEN)
+    texts = Texts(comment="", summary="", status="regressed: x", state="failure")
+    after: list[str] = []
+
+    class Next:
+        what = "next"
+
+        def publish(self, outcome: Outcome, links: Links) -> dict[str, str]:
+            after.append(self.what)
+            return {}
+
+    status = CommitStatus(settings, Broken(), Target(7, HEAD, 1), log)
+    publish_all([status, Next()], Outcome(None, texts, 1), log)
+    assert log.counts["warning"] == 1
+    assert "commit status not published: internal error" in out.getvalue()
+    assert after == ["next"]
 
 
 def test_read_acceptance__reads_the_labels_now(github_api: FakeGitHub) -> None:

@@ -24,7 +24,7 @@ from tests.action.action_job import (
 )
 from tests.fakes.github_api import READ_ONLY_TOKEN, FakeGitHub
 
-M = "\N{MINUS SIGN}"
+M = "-"  # the hyphen-minus of the comment's first line
 NO_STATUSES = "ghs_FAKEnoSTATUSESpermission0123456789ab"
 
 
@@ -270,4 +270,7 @@ def test_flow__a_bad_accept_label_is_exit_2_naming_the_input(
     ((level, _props, message),) = annotations(log)
     assert level == "error"
     assert message.startswith("accept-label: must be a label name of at most 50")
-    assert github_api.calls("create_status") == []
+    # no report: the head commit's status says so, whatever an earlier run set
+    (status,) = statuses(github_api).values()
+    assert status["state"] == "error"
+    assert status["description"].startswith("could not be computed")

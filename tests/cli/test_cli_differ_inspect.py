@@ -55,7 +55,7 @@ def test_a_model_swap_is_gated_and_the_first_line_names_both_ids(
     first = out.splitlines()[0]
     assert first.startswith(
         "🟢 **No regression** (model changed: **mockllm/model** → **mockllm/model-v2**): "
-        "**mockllm/model-v2** vs **mockllm/model @ main**: -0.125 ["
+        "**mockllm/model-v2** vs **mockllm/model @ main**, score -0.125 ["
     )
     assert code == 0
     gate = report["gate"]

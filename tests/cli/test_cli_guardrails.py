@@ -29,8 +29,9 @@ def test_report__inspect_pair_breaks_the_tokens_guardrail_and_exits_1(
     assert main(argv) == 1
     out, _ = capsys.readouterr()
     first = out.splitlines()[0]
-    assert first.startswith("🔴 Tokens: +")
-    assert "over the tolerated +10%" in first
+    assert first.startswith("🔴 **Regression**: ")
+    assert ", tokens +" in first
+    assert "wholly over the tolerated +10%" in first
     report = json.loads(out_json.read_text())
     gate = report["gate"]
     by_measure = {c["measure"]: c for c in gate["comparisons"]}

@@ -18,6 +18,7 @@ from leaderboard.report import (
     Report,
     ScopeDiff,
 )
+from tests.conftest import with_gate
 from tests.render.render_samples import golden_report, row
 
 CTX = CommentContext(
@@ -107,9 +108,7 @@ def epoch_flips_report() -> Report:
         else c
         for c in report.gate.comparisons
     ]
-    return report.model_copy(
-        update={"gate": report.gate.model_copy(update={"comparisons": comps})}
-    )
+    return with_gate(report, report.gate.model_copy(update={"comparisons": comps}))
 
 
 def pass_report() -> Report:
@@ -131,7 +130,7 @@ def pass_report() -> Report:
     gate = report.gate.model_copy(
         update={"comparisons": comps, "regressed": False, "status": "no_regression"}
     )
-    return report.model_copy(update={"gate": gate, "warnings": []})
+    return with_gate(report, gate, warnings=[])
 
 
 def guardrail_report() -> Report:
@@ -191,7 +190,7 @@ def guardrail_report() -> Report:
             "family_size": report.gate.family_size + 2,
         }
     )
-    return report.model_copy(update={"gate": gate})
+    return with_gate(report, gate)
 
 
 def cannot_tell_report() -> Report:
@@ -220,11 +219,11 @@ def cannot_tell_report() -> Report:
         family_size=1,
         comparisons=[comp],
     )
-    return report.model_copy(update={"gate": gate})
+    return with_gate(report, gate)
 
 
 def no_gate_report() -> Report:
-    return golden_report().model_copy(update={"gate": Gate(baseline=None, regressed=False)})
+    return with_gate(golden_report(), Gate(baseline=None, regressed=False))
 
 
 def no_baseline_run_report() -> Report:
@@ -236,7 +235,7 @@ def no_baseline_run_report() -> Report:
         "to main stores one)",
         baseline_run=BaselineRun(label="main", source="history", branch="main"),
     )
-    return golden_report().model_copy(update={"gate": gate, "warnings": []})
+    return with_gate(golden_report(), gate, warnings=[])
 
 
 def models_30_report() -> Report:

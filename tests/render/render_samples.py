@@ -12,6 +12,7 @@ from leaderboard.report import (
     Report,
     ReportSettings,
 )
+from leaderboard.stats import decide
 
 
 def row(
@@ -48,6 +49,10 @@ def row(
 
 
 def golden_report() -> Report:
+    return _decided(_golden_report())
+
+
+def _golden_report() -> Report:
     """Four models, two categories, a gate on `base` where `cand-b` regressed."""
     rows = [
         row(1, "cand-a", 0.742, categories={"code": 0.70, "math": 0.784}, rank_hi=2),
@@ -152,6 +157,10 @@ def golden_report() -> Report:
 
 
 def big_report(models: int = 300, id_len: int = 200, categories: int = 5) -> Report:
+    return _decided(_big_report(models, id_len, categories))
+
+
+def _big_report(models: int, id_len: int, categories: int) -> Report:
     """Many models with long ids, every pair compared, a gate on every candidate."""
     ids = [(f"model-{i:03d}-" + "x" * id_len)[:id_len] for i in range(models)]
     cats = [f"category-{c}" for c in range(categories)]
@@ -219,3 +228,8 @@ def big_report(models: int = 300, id_len: int = 200, categories: int = 5) -> Rep
         gate=Gate(baseline=base, regressed=True, family_size=len(comps), comparisons=comps),
         warnings=[f"warning {i}: " + "w" * 300 for i in range(50)],
     )
+
+
+def _decided(report: Report) -> Report:
+    """`report` with the verdict the statistics decide from its gate."""
+    return report.model_copy(update={"verdict": decide(report.gate)})

@@ -23,6 +23,7 @@ from leaderboard.render.comment import (
 )
 from leaderboard.render.escape import log_text
 from leaderboard.report import Report
+from tests.conftest import decided
 from tests.render.render_html import Parsed, gfm, mentions, parse
 from tests.render.render_samples import golden_report
 
@@ -101,7 +102,7 @@ def with_id(hostile: str) -> Report:
         if comp["candidate"] == "cand-b":
             comp["candidate"] = hostile
     data["warnings"] = [f"warning about {hostile}"]
-    return Report.model_validate(data)
+    return decided(data)
 
 
 CONTEXT = CommentContext(

@@ -19,6 +19,7 @@ from leaderboard.render.gateview import (
     where_views,
 )
 from leaderboard.report import BaselineRun, Flips, Gate, GateComparison, ScopeDiff
+from tests.conftest import with_gate
 from tests.render.render_samples import golden_report
 
 
@@ -124,10 +125,10 @@ def test_gate_notes__one_line_each_but_not_the_one_the_verdict_names() -> None:
         comp("unsure", status="undetermined", note="a lone task"),
         comp("blind", note="no detectable drop", min_detectable_regression=None),
     ]
-    report = golden_report().model_copy(update={"gate": _gate(comps)})
+    report = with_gate(golden_report(), _gate(comps))
     assert gate_notes(report, comps) == ["🟢 blind: no detectable drop."]
     calm = [comps[1], comp("other", note="fine")]
-    report = golden_report().model_copy(update={"gate": _gate(calm)})
+    report = with_gate(golden_report(), _gate(calm))
     assert gate_notes(report, calm) == ["🟢 blind: no detectable drop.", "🟢 other: fine."]
 
 

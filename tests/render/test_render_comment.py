@@ -20,6 +20,7 @@ from leaderboard.render.comment import (
 )
 from leaderboard.render.numbers import ci, count, num, pct, signed
 from leaderboard.report import Gate, Report
+from tests.conftest import decided, with_gate
 from tests.render.canonical import regressed_report
 from tests.render.render_html import gfm, parse
 from tests.render.render_samples import big_report, golden_report, row
@@ -71,8 +72,8 @@ def test_verdict__regression_names_candidate_baseline_interval_and_detectable_dr
 ):
     line = first_line(render_comment(golden_report(), CTX))
     assert line.startswith(
-        "🔴 **Regression** for `0123456`: **cand-b** vs **base**: "
-        "-0.047 [-0.071,\u00a0-0.022], wholly below -0.010;"
+        "🔴 **Regression** for `0123456`: **cand-b** vs **base**, score "
+        "-0.047 [-0.071, -0.022], wholly below -0.010;"
     )
     assert "this suite detects drops of 0.033 or more" in line
     assert f"[workflow run]({RUN})" in line
@@ -85,10 +86,11 @@ def test_verdict__no_regression_names_the_closest_candidate() -> None:
     data["gate"]["regressed"] = False
     data["gate"]["status"] = "no_regression"
     data["settings"]["margin"] = 0.0
-    line = first_line(render_comment(Report.model_validate(data), CTX))
+    line = first_line(render_comment(decided(data), CTX))
     assert line.startswith(
-        "🟢 **No regression** for `0123456`: **cand-b** vs **base**: "
-        "-0.047 [-0.030,\u00a00.002] (the lowest of 2);"
+        "🟢 **No regression** for `0123456`: **cand-b** vs **base**, score "
+        "-0.047 [-0.030, 0.002] (and 1 more with no regression); a drop larger than "
+        "0.030 is ruled out;"
     )
     assert "detects drops of 0.033 or more" in line
 
@@ -100,11 +102,12 @@ def test_verdict__cannot_tell_is_never_a_pass() -> None:
         status="undetermined", note="one shared task", min_detectable_regression=None
     )
     data["gate"].update(regressed=False, status="undetermined")
-    report = Report.model_validate(data)
+    report = decided(data)
     comment = render_comment(report, CTX)
     assert first_line(comment).startswith(
-        "🟡 **Cannot tell** for `0123456`: **cand-a** vs **base**: +0.011, no interval "
-        "(one shared task); the smallest drop it detects cannot be estimated. Not a pass."
+        "🟡 **Cannot tell** for `0123456`: **cand-a** vs **base**, score +0.011, no "
+        "interval (one shared task); the smallest drop it detects cannot be estimated. "
+        "Not a pass."
     )
     gate = next(t for t in parse(comment).tables if t[0][0] == "Candidate")
     assert gate[1] == ["🟡 cand-a", "+0.011 (cannot tell)", "n/a"]
@@ -117,14 +120,12 @@ def test_verdict__no_baseline_run_stored_yet() -> None:
         status="no_baseline_run",
         note="nothing stored on `history` for main",
     )
-    line = first_line(render_comment(golden_report().model_copy(update={"gate": gate})))
+    line = first_line(render_comment(with_gate(golden_report(), gate)))
     assert line.startswith("⚪ **No baseline run**: nothing stored on `history` for main;")
 
 
 def test_verdict__no_gate_without_baseline() -> None:
-    report = golden_report().model_copy(
-        update={"gate": Gate(baseline=None, regressed=False)}
-    )
+    report = with_gate(golden_report(), Gate(baseline=None, regressed=False))
     comment = render_comment(report, CommentContext(head_sha=SHA))
     assert first_line(comment).startswith(
         "⚪ **No gate** for `0123456`: no baseline was set"
@@ -144,7 +145,7 @@ def test_verdict__agrees_with_report_regressed() -> None:
     data["gate"]["comparisons"][1]["regressed"] = False
     data["gate"]["regressed"] = False
     data["gate"]["status"] = "no_regression"
-    assert first_line(render_comment(Report.model_validate(data))).startswith("🟢")
+    assert first_line(render_comment(decided(data))).startswith("🟢")
 
 
 # --- the body --------------------------------------------------------------------------
@@ -189,7 +190,7 @@ def test_comment__gate_line_says_how_sure_and_the_margin() -> None:
 def test_comment__gate_line_names_the_max_t_family() -> None:
     data = golden_report().model_dump()
     data["gate"]["adjustment"] = "max-t"
-    comment = render_comment(Report.model_validate(data))
+    comment = render_comment(decided(data))
     assert "so both hold together at 95% (max-T over the shared resamples)" in comment
 
 
@@ -249,7 +250,7 @@ def test_comment__flips_within_noise_say_so() -> None:
     data["gate"]["comparisons"][1]["flips"].update(
         pass_to_fail=14, fail_to_pass=12, noise_each_way=12, beyond_noise=False
     )
-    comment = render_comment(Report.model_validate(data))
+    comment = render_comment(decided(data))
     assert (
         "14 items went pass → fail, 12 fail → pass (of 400 scored for both); noise alone "
         "gives about 12 each way, and the difference between the two ways is within "
@@ -262,7 +263,7 @@ def test_comment__summary_text_is_html_escaped() -> None:
     data = report.model_dump()
     for c in data["gate"]["comparisons"]:
         c["candidate"] = c["candidate"].replace("cand-b", "Llama_3 <b>&")
-    comment = render_comment(Report.model_validate(data))
+    comment = render_comment(decided(data))
     assert "<summary>Where Llama_3 &lt;b&gt;&amp; moved" in comment
     text = "".join(parse(comment).text)
     assert "Where Llama_3 <b>& moved" in text  # no backslash shows
@@ -491,7 +492,7 @@ def test_comment__gate_line_names_the_baseline_run_and_ungated_models() -> None:
         "commits_behind": 2,
     }
     data["gate"]["ungated"] = ["new-model", "@dropped"]
-    comment = render_comment(Report.model_validate(data))
+    comment = render_comment(decided(data))
     gate_line = next(line for line in comment.splitlines() if line.startswith("**Gate**"))
     assert "its own row in the baseline run **main 1a2b3c4**" in gate_line
     assert gate_line.endswith(
@@ -510,7 +511,7 @@ def test_comment__gate_notes_listed_once() -> None:
     a.update(status="undetermined", note="one shared task", min_detectable_regression=None)
     b.update(regressed=False, note="no detectable drop", min_detectable_regression=None)
     data["gate"].update(regressed=False, status="undetermined")
-    comment = render_comment(Report.model_validate(data))
+    comment = render_comment(decided(data))
     assert "one shared task" in first_line(comment)
     assert comment.count("one shared task") == 1  # said in the first line only
     assert "- 🟢 cand-b: no detectable drop." in comment

@@ -20,6 +20,7 @@ from leaderboard.render.comment import (
     render_summary,
 )
 from leaderboard.report import Gate
+from tests.conftest import with_gate
 from tests.render.render_samples import golden_report
 
 GOLDEN = pathlib.Path(__file__).resolve().parent.parent / "golden"
@@ -31,9 +32,7 @@ CTX = CommentContext(
 
 
 def rendered() -> dict[str, str]:
-    no_gate = golden_report().model_copy(
-        update={"gate": Gate(baseline=None, regressed=False)}
-    )
+    no_gate = with_gate(golden_report(), Gate(baseline=None, regressed=False))
     return {
         "comment.md": render_comment(golden_report(), CTX),
         "summary.md": render_summary(golden_report(), CTX),

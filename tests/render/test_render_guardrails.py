@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import cmarkgfm
 
 from leaderboard.render.comment import render_comment
 from leaderboard.render.guardview import rel
+from leaderboard.stats import accept
 from tests.render.canonical import CTX, guardrail_report, pass_report
 
 
 def test_breach__names_the_guardrail_on_the_first_line() -> None:
     first = render_comment(guardrail_report(), CTX).splitlines()[0]
-    assert first.startswith("🔴 Cost: +31% [+22%,\u00a0+41%], over the tolerated +10%; ")
-    assert "Regression" not in first  # the score did not regress
+    assert first.startswith("🔴 **Regression** for ")
+    assert ", cost +31% [+22%, +41%], wholly over the tolerated +10%." in first
+    assert "score" not in first  # the score did not regress: its numbers are not named
 
 
 def test_breach__accepted_by_label_says_so() -> None:
-    ctx = dataclasses.replace(CTX, accepted_by="accept-regression")
-    first = render_comment(guardrail_report(), ctx).splitlines()[0]
-    assert first.startswith("🔴 Cost (regression accepted by label “accept-regression”)")
+    report = accept(guardrail_report(), "accept-regression")
+    assert report.verdict.accepted == "accept-regression"
+    first = render_comment(report, CTX).splitlines()[0]
+    assert first.startswith("🔴 **Regression accepted by label “accept-regression”** for ")
+    assert ", cost +31%" in first
 
 
 def test_lines__one_per_guarded_and_not_gated_measure_outside_the_gate_table() -> None:

@@ -59,11 +59,10 @@ def test_action__failing_user_template__the_gates_status_and_the_built_in_commen
     commenter = FakeCommenter()
     out = io.StringIO()
     code = run(
-        replace(settings, template=tmpl),
+        CLEAN(replace(settings, template=tmpl)),
         commenter,
         event=PR_EVENT,
         out=out,
-        compute=CLEAN,
     )
     assert code == 0  # the gate's status (CLEAN: no regression)
     ((level, _props, message),) = action_helpers.annotations(out.getvalue())

@@ -77,7 +77,7 @@ def test_comment__the_only_model_of_each_run_renamed_is_gated_and_named() -> Non
     first = text.splitlines()[0]
     assert first.startswith(
         "🔴 **Regression** for `0123456` (model changed: **acme/v1** → **acme/v2**): "
-        "**acme/v2** vs **acme/v1 @ main**: -0.100"
+        "**acme/v2** vs **acme/v1 @ main**, score -0.100"
     )
 
 

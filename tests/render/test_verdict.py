@@ -18,13 +18,14 @@ from leaderboard.render.verdict import (
     below_text,
     detects_text,
     esc_id,
-    headline,
+    named_comparison,
     scope_text,
     settings_line,
     short_sha,
     verdict,
 )
 from leaderboard.report import BaselineRun, Gate, GateComparison, Report
+from tests.conftest import with_gate as gated
 from tests.render.render_samples import golden_report
 
 SHA = "`abc1234`"
@@ -53,7 +54,7 @@ def with_gate(**kw: Any) -> Report:
     kw.setdefault("baseline", "base")
     kw.setdefault("regressed", any(c.regressed for c in kw.get("comparisons", [])))
     kw.setdefault("family_size", len(kw.get("comparisons", [])))
-    return golden_report().model_copy(update={"gate": Gate(**kw)})
+    return gated(golden_report(), Gate(**kw))
 
 
 def first(report: Report, sha: str | None = SHA, run: str | None = None) -> str:
@@ -109,8 +110,8 @@ def test_verdict__regressed__names_the_worst_overall_and_counts_the_others() -> 
     )
     assert report.gate.status == "regressed"
     assert first(report) == (
-        f"🔴 **Regression** for `abc1234`: **cand-b** vs **base**: -0.047 "
-        f"[-0.071,{NB}-0.022], wholly below -0.010 (and 1 more); this suite detects "
+        "🔴 **Regression** for `abc1234`: **cand-b** vs **base**, score -0.047 "
+        "[-0.071, -0.022], wholly below -0.010 (and 1 more regressed); this suite detects "
         "drops of 0.033 or more 80% of the time."
     )
 
@@ -122,7 +123,7 @@ def test_verdict__regressed_without_margin__below_0_and_no_count() -> None:
         ]
     )
     assert first(report, sha=None) == (
-        f"🔴 **Regression**: **cand** vs **base**: -0.100 [-0.200,{NB}-0.010], wholly "
+        "🔴 **Regression**: **cand** vs **base**, score -0.100 [-0.200, -0.010], wholly "
         "below 0; this suite detects drops of 0.050 or more 80% of the time."
     )
 
@@ -142,7 +143,7 @@ def test_verdict__undetermined_comparison__no_interval_its_note_and_not_a_pass()
     )
     assert report.gate.status == "undetermined"
     assert first(report) == (
-        "🟡 **Cannot tell** for `abc1234`: **odd** vs **base**: -0.010, no interval "
+        "🟡 **Cannot tell** for `abc1234`: **odd** vs **base**, score -0.010, no interval "
         "(one task holds a single unit); the smallest drop it detects cannot be "
         "estimated. Not a pass."
     )
@@ -171,8 +172,9 @@ def test_verdict__no_regression__the_lowest_lower_bound_of_n() -> None:
     )
     assert report.gate.status == "no_regression"
     assert first(report, run="https://github.com/o/r/actions/runs/1") == (
-        f"🟢 **No regression** for `abc1234`: **low** vs **base**: +0.000 "
-        f"[-0.030,{NB}0.030] (the lowest of 2); the smallest drop it detects cannot "
+        "🟢 **No regression** for `abc1234`: **low** vs **base**, score +0.000 "
+        "[-0.030, 0.030] (and 1 more with no regression); a drop larger than 0.030 is "
+        "ruled out; the smallest drop it detects cannot "
         "be estimated. ([workflow run](https://github.com/o/r/actions/runs/1))"
     )
 
@@ -218,6 +220,11 @@ def test_verdict__each_state_its_mark_and_its_words(
 
 
 # -- the parts -------------------------------------------------------------------------
+def headline(report: Report) -> GateComparison | None:
+    """The comparison the report's verdict names."""
+    return named_comparison(report)
+
+
 def test_headline__regressed_overall_first_then_undetermined_then_lowest() -> None:
     cat = comp("c", scope="category:math", ci_hi=-0.5, regressed=True)
     worst = comp("b", ci_hi=-0.02, regressed=True)
