@@ -21,9 +21,13 @@ interval). Its coverage, false alarms and power (beside the delta-method test of
 same ratio of means and a paired t-test on log values) are measured by
 ``bench/guardrails_calibration.py`` (docs/statistics.md).
 
-Every guardrail comparison is one more member of the gate's family: its level is the
-gate's Bonferroni level ``1 - (1 - confidence) / m`` with ``m`` counting the primary
-comparisons and the guardrails (`leaderboard.stats.gate.read_gate`'s ``extra``).
+Guardrails never weaken the score (CONTRACT.md section 12): the score's comparisons
+keep the level they have without guardrails (`leaderboard.stats.gate.read_gate`), and
+all ``g`` guardrail comparisons (one per guardrail and gated pair) share a second
+budget of the same size, ``1 - confidence``, by Bonferroni: each at
+``1 - (1 - confidence) / g``. A false regression is one-sided, so each block bounds
+its chance of any false regression by ``(1 - confidence) / 2`` and the whole gate by
+their sum (``Gate.bound``; measured by ``bench/guardrails_family.py``).
 
 The smallest change a guardrail detects with 80% power (``min_detectable_regression``)
 is, for a ratio, ``exp(log(1 + tol) + (t_{1-alpha_m/2, df} + t_{0.80, df}) SE_log) - 1``
@@ -322,6 +326,7 @@ class GuardrailPlan:
     not_gated: list[GateComparison]
     measure_means: dict[int, dict[str, float]]
     metric_means: dict[int, dict[str, float]]
+    alpha: float = 0.0  # the guardrail block's budget, 1 - confidence
 
 
 def plan_guardrails(
@@ -331,17 +336,16 @@ def plan_guardrails(
     guardrails: Sequence[Guardrail],
     *,
     confidence: float,
-    primary: int,
     resamples: int,
     seed: int,
 ) -> GuardrailPlan:
     """Every guardrail comparison, the not-gated measures, and each model's means.
 
-    `pairs` are the gate's overall ``(candidate, baseline)`` model indices; `primary`
-    the number of the gate's own comparisons: the family is those plus one per
-    guardrail and pair.
+    `pairs` are the gate's overall ``(candidate, baseline)`` model indices. The
+    guardrail block is one comparison per guardrail and pair, each at
+    ``1 - (1 - confidence) / block`` (Bonferroni within the block's own budget).
     """
-    family = primary + len(guardrails) * len(pairs)
+    family = len(guardrails) * len(pairs)
     measures, metrics = available(runs)
     for g in guardrails:
         if g.relative and g.name not in measures:
@@ -390,7 +394,7 @@ def plan_guardrails(
                 )
     order = {name: i for i, name in enumerate(g.name for g in guardrails)}
     gated.sort(key=lambda x: (order[x.measure], x.candidate))
-    return GuardrailPlan(gated, not_gated, measure_means, metric_means)
+    return GuardrailPlan(gated, not_gated, measure_means, metric_means, 1.0 - confidence)
 
 
 def with_guardrails(gate: Gate, plan: GuardrailPlan) -> Gate:
@@ -415,5 +419,8 @@ def with_guardrails(gate: Gate, plan: GuardrailPlan) -> Gate:
             "status": status,
             "note": note,
             "not_gated": plan.not_gated,
+            "guardrail_family_size": len(plan.gated),
+            # the guardrail block's own budget: (1 - confidence) / 2 more
+            "bound": gate.bound + (plan.alpha / 2.0 if plan.gated else 0.0),
         }
     )

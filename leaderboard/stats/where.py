@@ -183,6 +183,7 @@ def breakdowns(
     for i, f in enumerate(flat):
         groups[f[0]].append(i)
     lo, hi = np.empty_like(diff), np.empty_like(diff)
+    flo, fhi = np.empty_like(diff), np.empty_like(diff)
     moved = np.zeros(diff.shape, dtype=bool)
     for rows in groups:
         if not rows:
@@ -202,7 +203,7 @@ def breakdowns(
             independent=rep.independent(np.stack([kc[idx], kb[idx]], axis=1)),
             se=se,
         )
-        (lo[idx], hi[idx]), (flo, fhi) = intervals_at(
+        (lo[idx], hi[idx]), (flo[idx], fhi[idx]) = intervals_at(
             diff[idx],
             diff_reps,
             diff_df[idx],
@@ -211,7 +212,7 @@ def breakdowns(
             overwrite=True,
             se=se,
         )
-        moved[idx] = (flo > 0) | (fhi < 0)
+        moved[idx] = (flo[idx] > 0) | (fhi[idx] < 0)
     for i, (j, scope, k, _) in enumerate(flat):
         out[j].append(
             ScopeDiff(
@@ -219,6 +220,8 @@ def breakdowns(
                 diff_mean=float(diff[i]),
                 ci_lo=float(lo[i]),
                 ci_hi=float(hi[i]),
+                family_ci_lo=float(flo[i]),
+                family_ci_hi=float(fhi[i]),
                 shared_units=plan.units(k),
                 moved=bool(moved[i]),
             )
