@@ -58,6 +58,7 @@ POWER = 0.80
 _RELATIVE = re.compile(r"\+?(\d+(?:\.\d*)?|\.\d+)%")
 _ABSOLUTE = re.compile(r"-?(\d+(?:\.\d*)?|\.\d+)")
 FLOOR = 1e-6  # replicate means are floored at this share of their estimate
+GUARDRAIL = "guardrail"  # the setting's neutral name; each shell names its own option
 
 
 @dataclass(frozen=True)
@@ -82,13 +83,14 @@ class Guardrail:
         return self.name in MEASURES
 
 
-def parse_guardrail(spec: str, option: str = "--guardrail") -> Guardrail:
+def parse_guardrail(spec: str, option: str = GUARDRAIL) -> Guardrail:
     """Parse ``NAME:TOLERANCE`` (``cost:+10%``, ``faithfulness:-0.02``).
 
     Raises
     ------
     UsageError
-        One line naming `option`, what was given and an example of the right form.
+        One line naming `option` (the setting as the caller's shell names it),
+        what was given and an example of the right form.
     """
     text = spec.strip()
     name, colon, tol = text.rpartition(":")
@@ -126,7 +128,7 @@ def parse_guardrail(spec: str, option: str = "--guardrail") -> Guardrail:
 
 
 def check_guardrails(
-    guardrails: Sequence[Guardrail], option: str = "--guardrail"
+    guardrails: Sequence[Guardrail], option: str = GUARDRAIL
 ) -> list[Guardrail]:
     """Refuse a measure named twice; return the guardrails as a list."""
     seen: set[str] = set()
@@ -350,18 +352,20 @@ def plan_guardrails(
     for g in guardrails:
         if g.relative and g.name not in measures:
             raise UsageError(
-                f"--guardrail {g.name}: no record carries `{g.name}`; "
+                f"{GUARDRAIL} {g.name}: no record carries `{g.name}`; "
                 + (
                     f"the records carry {', '.join(measures)}"
                     if measures
                     else "record cost, latency or tokens, or drop the guardrail"
-                )
+                ),
+                subject=GUARDRAIL,
             )
         if not g.relative and g.name not in metrics:
             held = ", ".join([*measures, *metrics]) or "none besides the score"
             raise UsageError(
-                f"--guardrail {g.name}: no record carries a metric {g.name!r}; the "
-                f"records carry: {held}"
+                f"{GUARDRAIL} {g.name}: no record carries a metric {g.name!r}; the "
+                f"records carry: {held}",
+                subject=GUARDRAIL,
             )
     guarded = {g.name: g for g in guardrails}
     alpha_gate = (1.0 - confidence) / max(1, family)

@@ -85,8 +85,11 @@ def test_parse_guardrail__reads_name_and_tolerance(
     ],
 )
 def test_parse_guardrail__bad_spec_is_one_clear_usage_error(spec: str, says: str) -> None:
+    with pytest.raises(UsageError, match=r"^guardrail: ") as info:
+        parse_guardrail(spec)  # neutral: each shell passes its own option name
+    assert says in str(info.value)
     with pytest.raises(UsageError, match=r"^--guardrail: ") as info:
-        parse_guardrail(spec)
+        parse_guardrail(spec, "--guardrail")
     assert says in str(info.value)
     assert "\n" not in str(info.value)
 
@@ -211,8 +214,12 @@ def test_metric_guardrail__is_calibrated_like_the_primary_score() -> None:
 
 def test_guardrail__on_a_measure_no_record_carries_is_a_usage_error() -> None:
     runs, base = _pair(20, 1.0, seed=1)
-    with pytest.raises(UsageError, match=r"--guardrail tokens: no record carries"):
+    with pytest.raises(UsageError, match=r"^guardrail tokens: no record carries") as info:
         build_report(runs, baseline_runs=base, guardrails=[Guardrail("tokens", 0.1)])
+    assert info.value.subject == "guardrail"  # a shell names its own option
+    assert str(info.value.naming({"guardrail": "--guardrail"})).startswith(
+        "--guardrail tokens: no record carries `tokens`"
+    )
     with pytest.raises(UsageError, match=r"no record carries a metric 'nope'.*second"):
         build_report(runs, baseline_runs=base, guardrails=[Guardrail("nope", 0.1)])
     with pytest.raises(UsageError, match="guarded twice"):
