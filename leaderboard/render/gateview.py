@@ -59,6 +59,9 @@ class WhereRowView:
     lo: float  # the adjusted interval (`ScopeDiff.family_ci_lo`), which decides `moved`
     hi: float
     moved: bool = False  # beyond noise, family-wise over the comparison's rows
+    # no spread could be estimated (the unadjusted interval is the whole range too);
+    # an adjusted interval merely as wide as the range is still shown
+    too_few: bool = False
 
 
 @dataclass(frozen=True)
@@ -313,6 +316,7 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
                         s.family_ci_lo,
                         s.family_ci_hi,
                         s.moved,
+                        s.ci_lo <= -1 and s.ci_hi >= 1,
                     )
                     for s in moved
                 ],

@@ -124,3 +124,57 @@ def test_flips__tested_at_the_comparisons_own_level_not_the_reports() -> None:
     assert c.confidence == pytest.approx(0.95)
     assert c.flips is not None
     assert c.flips.beyond_noise is True  # one comparison: its level is 95%
+
+
+def _boundary_pair(n: int, seed: int) -> tuple[list[EvalRun], list[EvalRun]]:
+    """bench/guardrails_family.py's draw, written here: the score 0.02 below the
+    baseline (margin 0.02), cost and latency at a true ratio of 1.10 (+10%)."""
+    rng = np.random.default_rng([27, 2, seed])
+    passed_b = rng.random(n) < 0.7
+    passed_c = np.where(rng.random(n) < 0.8, passed_b, rng.random(n) < 0.6)  # 0.68
+    measures = []
+    for _ in range(2):
+        x = rng.normal(0, 1.0, n)
+        base = np.exp(x + 0.3 * rng.normal(size=n))
+        cand = np.exp(x + math.log(1.10) + 0.3 * rng.normal(size=n))
+        measures.append((cand, base))
+
+    def run(passed: np.ndarray, side: int) -> list[EvalRun]:
+        return [
+            EvalRun(
+                "m",
+                "t",
+                float(passed[i]),
+                item_id=str(i),
+                cost=float(measures[0][side][i]),
+                latency=float(measures[1][side][i]),
+            )
+            for i in range(n)
+        ]
+
+    return run(passed_c, 0), run(passed_b, 1)
+
+
+def test_gate__false_regressions_at_every_boundary_within_gate_bound() -> None:
+    """Seeded, small: the score and two guardrails all at their boundaries; the whole
+    gate's false regressions stay within `gate.bound` plus three standard errors,
+    the score's within its own block's half of it."""
+    sims, gate_hits, score_hits = 400, 0, 0
+    guards = [Guardrail("cost", 0.10), Guardrail("latency", 0.10)]
+    bounds = set()
+    for s in range(sims):
+        runs, base = _boundary_pair(80, s)
+        gate = build_report(
+            runs, baseline_runs=base, margin=0.02, guardrails=guards, resamples=300, seed=s
+        ).gate
+        bounds.add(round(gate.bound, 12))
+        gate_hits += gate.regressed
+        score_hits += gate.comparisons[0].regressed
+    assert bounds == {0.05}
+
+    def limit(p: float) -> float:
+        return p + 3 * math.sqrt(p * (1 - p) / sims)
+
+    assert gate_hits / sims <= limit(0.05)
+    assert score_hits / sims <= limit(0.025)
+    assert gate_hits > 0  # at the boundary the gate does trip now and then
