@@ -308,3 +308,27 @@ def test_gate_plot__interval_legend_names_a_single_level(
     assert plot is not None
     same = confidences[0] == confidences[1]
     assert ("97.5% interval" in plot) is same
+
+
+def test_where_views__too_few_only_without_any_spread_not_for_a_wide_adjusted_one() -> None:
+    lone = ScopeDiff(
+        scope="task:lone",
+        diff_mean=-0.2,
+        ci_lo=-1.0,
+        ci_hi=1.0,
+        family_ci_lo=-1.0,
+        family_ci_hi=1.0,
+    )
+    wide = ScopeDiff(
+        scope="task:wide",
+        diff_mean=-0.3,
+        ci_lo=-0.8,
+        ci_hi=0.4,
+        family_ci_lo=-1.0,
+        family_ci_hi=1.0,
+    )
+    [view] = where_views([comp("m", breakdown=[lone, wide])], 0.95)
+    rows = {r.category: r for r in view.rows}
+    assert rows["task lone"].too_few
+    assert not rows["task wide"].too_few
+    assert (rows["task wide"].lo, rows["task wide"].hi) == (-1.0, 1.0)
