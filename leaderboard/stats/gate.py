@@ -15,8 +15,10 @@ it neither regresses nor passes, and its note says what would make it determinab
 
 An overall comparison also carries its ``breakdown`` (`leaderboard.stats.where`): the
 paired difference within each category (when there are several) and, for item-level
-data, within each task, at the report's own confidence (unadjusted, for locating a
-change, not for testing it); with pass/fail items, the items that flipped.
+data, within each task: each unadjusted at the report's confidence and adjusted for
+all the rows of its comparison (the interval that decides `moved`, and the one the
+comment shows); with pass/fail items, the items that flipped, tested at the
+comparison's own level.
 
 Each other comparison states the smallest true drop the suite detects with 80% power
 (after Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640, eq. 10), with
