@@ -24,10 +24,18 @@ from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
 from leaderboard.render import log_text
 from leaderboard.report import BaselineRun, Report
 from leaderboard.stats.anchor import ANCHOR_LABEL
-from leaderboard.stats.two_runs import DEFAULT_LABEL, check_label, parse_baseline_map
+from leaderboard.stats.guardrails import GUARDRAIL
+from leaderboard.stats.two_runs import (
+    BASELINE_MAP,
+    DEFAULT_LABEL,
+    check_label,
+    parse_baseline_map,
+)
 
 PROG = "leaderboard"
 MAX_RESAMPLES = 1_000_000
+# the statistics' neutral names of settings, as this shell's options
+OPTIONS = {GUARDRAIL: "--guardrail", BASELINE_MAP: "--baseline-map"}
 EPILOG = """\
 exit status:
   0  report made, no gated comparison regressed (or no gate asked for)
@@ -362,7 +370,10 @@ def _report(args: argparse.Namespace) -> int:
     baseline_run = _baseline_run(args)
     from leaderboard.stats import check_guardrails, parse_guardrail  # noqa: PLC0415
 
-    guardrails = check_guardrails([parse_guardrail(g) for g in args.guardrail or ()])
+    guardrails = check_guardrails(
+        [parse_guardrail(g, OPTIONS[GUARDRAIL]) for g in args.guardrail or ()],
+        OPTIONS[GUARDRAIL],
+    )
     if guardrails and args.baseline is None and args.baseline_results is None:
         raise UsageError(
             "--guardrail: gates a candidate against a baseline; give --baseline or "
@@ -386,7 +397,7 @@ def _report(args: argparse.Namespace) -> int:
             "--baseline-map: pairs models of the results with models of "
             "--baseline-results; give that too"
         )
-    baseline_map = parse_baseline_map(args.baseline_map)
+    baseline_map = parse_baseline_map(args.baseline_map, OPTIONS[BASELINE_MAP])
     _check_models(runs, args.baseline, candidates, baseline_runs, baseline_map)
     anchor_margin = _float(
         "--anchor-margin", args.anchor_margin, low=0.0, high=1.0, open_low=False
@@ -412,21 +423,24 @@ def _report(args: argparse.Namespace) -> int:
     from leaderboard.render import CommentContext, render_with_fallback  # noqa: PLC0415
     from leaderboard.stats import build_report  # noqa: PLC0415
 
-    report = build_report(
-        runs,
-        baseline=args.baseline,
-        baseline_runs=baseline_runs,
-        baseline_run=baseline_run,
-        baseline_map=baseline_map or None,
-        candidates=candidates or None,
-        confidence=confidence,
-        resamples=resamples,
-        seed=seed,
-        margin=margin,
-        gate_categories=args.gate_categories,
-        guardrails=guardrails,
-        **anchor,
-    )
+    try:
+        report = build_report(
+            runs,
+            baseline=args.baseline,
+            baseline_runs=baseline_runs,
+            baseline_run=baseline_run,
+            baseline_map=baseline_map or None,
+            candidates=candidates or None,
+            confidence=confidence,
+            resamples=resamples,
+            seed=seed,
+            margin=margin,
+            gate_categories=args.gate_categories,
+            guardrails=guardrails,
+            **anchor,
+        )
+    except UsageError as exc:  # the statistics name a setting; say it as an option
+        raise exc.naming(OPTIONS) from None
     if notes:
         report = report.model_copy(update={"warnings": [*notes, *report.warnings]})
     template = None if args.template is None else Path(args.template)

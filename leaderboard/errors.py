@@ -8,6 +8,7 @@ else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 
 
 class LeaderboardError(Exception):
@@ -60,7 +61,29 @@ class InputError(LeaderboardError):
 
 
 class UsageError(LeaderboardError):
-    """Bad settings: a command-line option or an action input."""
+    """Bad settings: a command-line option or an action input.
+
+    The statistics name a setting neutrally (``guardrail cost: ...``, ``baseline map
+    NEW=OLD: ...``) and record that leading name as `subject`; a shell that calls the
+    setting otherwise (the command line's ``--guardrail``) says so with `naming`.
+    """
+
+    def __init__(self, message: str, *, subject: str | None = None) -> None:
+        if subject is not None and not message.startswith(subject):
+            raise ValueError(f"message {message!r} does not start with {subject!r}")
+        super().__init__(message)
+        self.subject = subject
+
+    def naming(self, options: Mapping[str, str]) -> UsageError:
+        """This error with its `subject` replaced by the shell's name for it.
+
+        `options` maps a neutral subject (``"guardrail"``) to the shell's option
+        (``"--guardrail"``); an error whose subject it lacks is returned as it is.
+        """
+        if self.subject is None or self.subject not in options:
+            return self
+        text = str(self)
+        return UsageError(options[self.subject] + text[len(self.subject) :])
 
 
 def did_you_mean(name: str, choices: list[str]) -> str:

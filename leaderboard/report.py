@@ -94,20 +94,22 @@ class Flips(_Model):
     shared_items: int = Field(description="items both models were scored on")
     noise_each_way: int | None = Field(
         default=None,
-        description="flips noise alone would give in each direction, estimated by the "
-        "smaller direction (under no change both directions are equal); with epochs, "
-        "the mean of `noise_pass_to_fail` and `noise_fail_to_pass`, rounded",
+        description="flips no change would give in each direction: with one sample "
+        "per item, half of the items that flipped (both directions are equal under "
+        "no change), halves rounded up; with epochs, the mean of "
+        "`noise_pass_to_fail` and `noise_fail_to_pass`, rounded",
     )
     beyond_noise: bool | None = Field(
         default=None,
         description="the two directions differ beyond noise: McNemar's exact test at "
-        "the report's confidence; with epochs, the exact test conditional on each "
-        "item's passes over both runs",
+        "the level of the comparison this belongs to (its `confidence`); with epochs, "
+        "the exact test conditional on each item's passes over both runs, at the "
+        "same level",
     )
     noise_from: Literal["directions", "epochs"] | None = Field(
         default=None,
-        description='how noise was estimated: "directions" (one sample per item: the '
-        'smaller direction) or "epochs" (several pass/fail samples per item: the '
+        description='how noise was estimated: "directions" (one sample per item: half '
+        'of the flips each way) or "epochs" (several pass/fail samples per item: the '
         "within-item variation they show, both runs' samples pooled)",
     )
     noise_pass_to_fail: float | None = Field(
@@ -142,20 +144,26 @@ class ItemMove(_Model):
 class ScopeDiff(_Model):
     """`candidate - baseline` within one category or task: where a comparison moved.
 
-    The interval is paired and at the report's `confidence` on its own (no family
-    adjustment): it locates a change, it does not test one.
+    ``ci_lo``/``ci_hi`` are paired and at the report's `confidence` on their own (no
+    family adjustment); ``family_ci_lo``/``family_ci_hi`` are adjusted for all
+    breakdown entries of the comparison, decide `moved`, and are what the comment
+    shows.
     """
 
     scope: str = Field(description='"category:<name>" or "task:<id>"')
     diff_mean: float
-    ci_lo: float
-    ci_hi: float
+    ci_lo: float = Field(description="unadjusted, at the report's confidence")
+    ci_hi: float = Field(description="unadjusted, at the report's confidence")
+    family_ci_lo: float = Field(
+        description="adjusted for all breakdown entries of this comparison (max-T "
+        "over the shared replicates, or Sidak's level for disjoint strata)",
+    )
+    family_ci_hi: float = Field(description="adjusted, as `family_ci_lo`")
     shared_units: int = 0
     moved: bool = Field(
         default=False,
-        description="its interval adjusted for all breakdown entries of this comparison "
-        "(max-T over the shared replicates) excludes 0: a move beyond noise; the "
-        "interval shown stays unadjusted",
+        description="exactly when the adjusted interval (`family_ci_lo`, "
+        "`family_ci_hi`) excludes 0: a move beyond noise",
     )
 
 
@@ -331,11 +339,31 @@ class Gate(_Model):
     regressed: bool
     adjustment: Literal["max-t", "bonferroni", "none"] = Field(
         default="max-t",
-        description='how the family is held: "max-t" (one level for every comparison, '
-        "from the maximum of their standardized bootstrap deviations, never below "
-        'Bonferroni\'s), "bonferroni", or "none" (a family of one)',
+        description="how the score's family (the score and anchor comparisons, "
+        '`family_size` of them) holds `confidence`: "max-t" (one level for every '
+        "comparison, from the maximum of their standardized bootstrap deviations, "
+        'never below Bonferroni\'s), "bonferroni", or "none" (a family of one); '
+        "guardrails never change it: they hold a budget of their own "
+        "(`guardrail_family_size`)",
     )
-    family_size: int = 0
+    family_size: int = Field(
+        default=0,
+        description="the score's family: the gated score comparisons (anchor "
+        "comparisons included) that hold `confidence` together; the same with or "
+        "without guardrails",
+    )
+    guardrail_family_size: int = Field(
+        default=0,
+        description="the guardrail comparisons gated: together they share a second "
+        "budget of 1 - confidence (Bonferroni: each at 1 - (1 - confidence) / this "
+        "count); 0 without guardrails",
+    )
+    bound: float = Field(
+        default=0.0,
+        description="the whole gate's bound on the chance of any false regression: "
+        "(1 - confidence) / 2 per block of comparisons, the score block plus the "
+        "guardrail block when there are guardrails; 0 when nothing is gated",
+    )
     comparisons: list[GateComparison] = Field(default_factory=list)
     status: GateStatus = Field(
         description='"off": no gate asked for; "no_baseline_run": a baseline run was '

@@ -15,11 +15,15 @@ from leaderboard.action.baseline import Choice, read_runs
 from leaderboard.action.gitdata import Api
 from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
+from leaderboard.errors import UsageError
 from leaderboard.inputs import EvalRun
 from leaderboard.report import Report
-from leaderboard.stats import build_report
+from leaderboard.stats import BASELINE_MAP, GUARDRAIL, build_report
 
-__all__ = ["compute_report", "redacted", "report_and_runs"]
+__all__ = ["INPUT_NAMES", "compute_report", "redacted", "report_and_runs"]
+
+#: The action's names of the settings the statistics name neutrally in their errors.
+INPUT_NAMES = {GUARDRAIL: "guardrails", BASELINE_MAP: "baseline-map"}
 
 
 def compute_report(settings: Settings, choice: Choice | None = None) -> Report:
@@ -65,7 +69,26 @@ def report_and_runs(
     # `candidates` narrow a gate; with history-branch there is none on a push, or when
     # no kept run could be read.
     gated = settings.baseline is not None or second
-    report = build_report(
+    try:
+        report = _build(settings, runs, choice, second=second, gated=gated, anchor=anchor)
+    except UsageError as exc:  # the statistics name a setting neutrally; this is the
+        raise exc.naming(INPUT_NAMES) from None  # action's name for it
+    missing = [found.note] if found is not None and found.note else []
+    warnings = [*notes, *(choice.notes if choice else ()), *missing, *report.warnings]
+    report = report.model_copy(update={"warnings": list(dict.fromkeys(warnings))})
+    return report, runs
+
+
+def _build(
+    settings: Settings,
+    runs: list[EvalRun],
+    choice: Choice | None,
+    *,
+    second: bool,
+    gated: bool,
+    anchor: dict[str, Any],
+) -> Report:
+    return build_report(
         runs,
         baseline=settings.baseline,
         candidates=(list(settings.candidates) or None) if gated else None,
@@ -81,10 +104,6 @@ def report_and_runs(
         baseline_map=dict(settings.baseline_map) if second else None,
         **anchor,
     )
-    missing = [found.note] if found is not None and found.note else []
-    warnings = [*notes, *(choice.notes if choice else ()), *missing, *report.warnings]
-    report = report.model_copy(update={"warnings": list(dict.fromkeys(warnings))})
-    return report, runs
 
 
 def redacted(report: Report, log: Log) -> Report:

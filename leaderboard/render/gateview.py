@@ -56,9 +56,12 @@ class GateRowView:
 class WhereRowView:
     category: str
     diff: float
-    lo: float
+    lo: float  # the adjusted interval (`ScopeDiff.family_ci_lo`), which decides `moved`
     hi: float
     moved: bool = False  # beyond noise, family-wise over the comparison's rows
+    # no spread could be estimated (the unadjusted interval is the whole range too);
+    # an adjusted interval merely as wide as the range is still shown
+    too_few: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,9 +185,10 @@ def gate_line(gate: Gate, confidence: float) -> str:
     return line + baseline_run_text(gate)
 
 
-def flips_text(f: Flips | None) -> str | None:
+def flips_text(f: Flips | None, level: float | None = None) -> str | None:
     """ "12 items went pass → fail, 3 fail → pass (of 400 scored for both); noise
-    alone gives about 3 each way, ..." (`leaderboard.stats.noise`)."""
+    alone gives about 8 each way, ..." (`leaderboard.stats.noise`); `level`: the
+    confidence of the comparison the flips belong to, the level of the test."""
     if f is None:
         return None
     epochs = f.rule != Flips.model_fields["rule"].default
@@ -209,6 +213,8 @@ def flips_text(f: Flips | None) -> str | None:
             )
     else:
         text += f"; noise alone gives about {count(f.noise_each_way)} each way"
+    if level is not None:
+        test += f" at {pct(level)}"
     extra = abs(f.pass_to_fail - f.fail_to_pass)
     way = "pass → fail" if f.pass_to_fail > f.fail_to_pass else "fail → pass"
     if f.beyond_noise:
@@ -297,23 +303,24 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
             WhereView(
                 summary=(
                     f"Where {cand} moved ({what}): {_moved_text(n_moved, rows_total)}"
-                    f" (held for all {count(rows_total)} together by max-T; intervals "
-                    f"{pct(confidence)} each, unadjusted)"
+                    f" (adjusted intervals: all {count(rows_total)} hold together at "
+                    f"{pct(confidence)}, max-T)"
                     if rows_total
                     else f"Where {cand} moved ({what})"
                 ),
                 open=c.status == "regressed",
                 rows=[
-                    WhereRowView(
+                    WhereRowView(  # the adjusted interval: the one `moved` reads
                         scope_text(s.scope),
                         s.diff_mean,
-                        s.ci_lo,
-                        s.ci_hi,
+                        s.family_ci_lo,
+                        s.family_ci_hi,
                         s.moved,
+                        s.ci_lo <= -1 and s.ci_hi >= 1,
                     )
                     for s in moved
                 ],
-                flips=flips_text(c.flips),
+                flips=flips_text(c.flips, c.confidence),
                 items=item_lines(c.worst_items),
             )
         )

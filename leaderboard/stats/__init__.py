@@ -15,17 +15,24 @@
 """
 
 from leaderboard.stats.build import METHOD, MIN_RESAMPLES, build_report
-from leaderboard.stats.guardrails import Guardrail, check_guardrails, parse_guardrail
+from leaderboard.stats.guardrails import (
+    GUARDRAIL,
+    Guardrail,
+    check_guardrails,
+    parse_guardrail,
+)
 from leaderboard.stats.lesson import (
     aggregate,
     bootstrap_mean_ci,
     bootstrap_pairwise_diff,
     pairwise_diffs,
 )
-from leaderboard.stats.two_runs import parse_baseline_map
+from leaderboard.stats.two_runs import BASELINE_MAP, parse_baseline_map
 from leaderboard.stats.verdict import accept, decide
 
 __all__ = [
+    "BASELINE_MAP",
+    "GUARDRAIL",
     "METHOD",
     "MIN_RESAMPLES",
     "Guardrail",

@@ -264,7 +264,9 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         `baseline` and `baseline_runs`.
     guardrails : sequence of Guardrail
         Measures gated beside the score (`leaderboard.stats.guardrails`): each adds
-        one comparison per gated pair to ``gate.comparisons`` and to the family.
+        one comparison per gated pair to ``gate.comparisons``; together they share
+        a second budget of ``1 - confidence``, so the score's comparisons keep the
+        level they have without guardrails (``gate.bound`` states both).
     baseline_map : mapping of str to str, optional
         ``{NEW: OLD}``: model NEW of `runs` is gated against model OLD of
         `baseline_runs` (a renamed model). Without it, when each run holds exactly one
@@ -344,7 +346,6 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         [(p.candidate, p.baseline) for p in gate_plan if p.category is None],
         guards,
         confidence=confidence,
-        primary=len(gate_plan) + len(anchor_plan),
         resamples=resamples,
         seed=seed,
     )
@@ -423,7 +424,6 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         rep=rep,
         confidence=confidence,
         margin=margin,
-        extra=len(guard.gated),
     )
     gate = _finish_gate(
         with_guardrails(gate, guard), two, baseline_run, baseline_missing, anchor

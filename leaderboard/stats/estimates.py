@@ -219,7 +219,7 @@ def check_sizes(runs: list[EvalRun], *, runs_joined: int = 1) -> None:
             f"the records name {len(models):,} models; one report compares at most "
             f"{MAX_MODELS} (it shows every pair)",
             field="model_id",
-            fix="split the models into several reports (one comment-header each), or "
+            fix="split the models into several reports (each its own comment), or "
             "check that model_id does not hold a per-record value",
         )
     categories = {run.category for run in runs}

@@ -15,8 +15,10 @@ it neither regresses nor passes, and its note says what would make it determinab
 
 An overall comparison also carries its ``breakdown`` (`leaderboard.stats.where`): the
 paired difference within each category (when there are several) and, for item-level
-data, within each task, at the report's own confidence (unadjusted, for locating a
-change, not for testing it); with pass/fail items, the items that flipped.
+data, within each task: each unadjusted at the report's confidence and adjusted for
+all the rows of its comparison (the interval that decides `moved`, and the one the
+comment shows); with pass/fail items, the items that flipped, tested at the
+comparison's own level.
 
 Each other comparison states the smallest true drop the suite detects with 80% power
 (after Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640, eq. 10), with
@@ -58,8 +60,8 @@ from leaderboard.stats.where import (
 
 POWER = 0.80
 ITEM_RECORDS = (
-    "item-level records (lm-eval run with --log_samples, Inspect logs, or an item_id "
-    "on each record)"
+    "item-level records (lm-eval's per-sample logs, Inspect logs, or an item_id on "
+    "each record)"
 )
 
 
@@ -215,13 +217,13 @@ def read_gate(
     rep: Replicates,
     confidence: float,
     margin: float,
-    extra: int = 0,
 ) -> Gate:
-    """The gate's verdicts from the shared replicates.
+    """The gate's verdicts from the shared replicates: the score block.
 
-    `extra` more comparisons (guardrails, `leaderboard.stats.guardrails`) join the
-    family, each at ``1 - (1 - confidence) / (m + extra)`` (Bonferroni); the ``m``
-    score comparisons hold the rest, ``(1 - confidence) m / (m + extra)``, by max-T.
+    The ``m`` score comparisons (anchor comparisons included) hold ``confidence`` for
+    their family by max-T, whatever else is gated: guardrails take a second budget
+    of their own (`leaderboard.stats.guardrails.with_guardrails`), so they never
+    change a score interval. ``Gate.bound`` is this block's ``(1 - confidence) / 2``.
     """
     m = len(planned)
     if m == 0:
@@ -231,6 +233,7 @@ def read_gate(
             status="off" if baseline is None else "no_regression",
             adjustment="none",
             family_size=0,
+            bound=0.0,
         )
     kc = np.array([p.k_candidate for p in planned])
     kb = np.array([p.k_baseline for p in planned])
@@ -238,10 +241,9 @@ def read_gate(
     diff_reps = reps[:, kc] - reps[:, kb]
     diff_df = rep.diff_df(kc, kb)
     se = replicate_sd(diff_reps)
-    # the score comparisons hold their share m / (m + extra) of the family's level by
-    # max-T; each guardrail takes 1 / (m + extra) (Bonferroni across the two blocks)
+    # the score block holds the whole of 1 - confidence by max-T (CONTRACT 12)
     lo, hi, level = family_intervals(
-        diff, diff_reps, diff_df, (1.0 - confidence) * m / (m + extra), seed=rep.seed
+        diff, diff_reps, diff_df, 1.0 - confidence, seed=rep.seed
     )
     alpha = level.alpha_each
     lo, hi = few_task_widening(diff, lo, hi, diff_df, d.item_level)
@@ -308,9 +310,9 @@ def read_gate(
                 shared_units=plan.units(p.k_candidate),
                 status=status,
                 note=note,
-                flips=in_context(
+                flips=in_context(  # tested at this comparison's own level
                     item_flips(d, p.candidate, p.baseline, in_scope),
-                    confidence,
+                    1.0 - alpha,
                     epoch_counts(d, p.candidate, p.baseline, in_scope),
                 ),
                 worst_items=worst_items(d, p.candidate, p.baseline, in_scope)
@@ -346,8 +348,9 @@ def read_gate(
             if undetermined
             else None
         ),
-        adjustment=(MAX_T if m > 1 else "bonferroni") if m + extra > 1 else "none",
-        family_size=m + extra,
+        adjustment=MAX_T if m > 1 else "none",
+        family_size=m,
+        bound=(1.0 - confidence) / 2.0,
         comparisons=comparisons,
     )
 

@@ -21,9 +21,13 @@ interval). Its coverage, false alarms and power (beside the delta-method test of
 same ratio of means and a paired t-test on log values) are measured by
 ``bench/guardrails_calibration.py`` (docs/statistics.md).
 
-Every guardrail comparison is one more member of the gate's family: its level is the
-gate's Bonferroni level ``1 - (1 - confidence) / m`` with ``m`` counting the primary
-comparisons and the guardrails (`leaderboard.stats.gate.read_gate`'s ``extra``).
+Guardrails never weaken the score (CONTRACT.md section 12): the score's comparisons
+keep the level they have without guardrails (`leaderboard.stats.gate.read_gate`), and
+all ``g`` guardrail comparisons (one per guardrail and gated pair) share a second
+budget of the same size, ``1 - confidence``, by Bonferroni: each at
+``1 - (1 - confidence) / g``. A false regression is one-sided, so each block bounds
+its chance of any false regression by ``(1 - confidence) / 2`` and the whole gate by
+their sum (``Gate.bound``; measured by ``bench/guardrails_family.py``).
 
 The smallest change a guardrail detects with 80% power (``min_detectable_regression``)
 is, for a ratio, ``exp(log(1 + tol) + (t_{1-alpha_m/2, df} + t_{0.80, df}) SE_log) - 1``
@@ -54,6 +58,7 @@ POWER = 0.80
 _RELATIVE = re.compile(r"\+?(\d+(?:\.\d*)?|\.\d+)%")
 _ABSOLUTE = re.compile(r"-?(\d+(?:\.\d*)?|\.\d+)")
 FLOOR = 1e-6  # replicate means are floored at this share of their estimate
+GUARDRAIL = "guardrail"  # the setting's neutral name; each shell names its own option
 
 
 @dataclass(frozen=True)
@@ -78,13 +83,14 @@ class Guardrail:
         return self.name in MEASURES
 
 
-def parse_guardrail(spec: str, option: str = "--guardrail") -> Guardrail:
+def parse_guardrail(spec: str, option: str = GUARDRAIL) -> Guardrail:
     """Parse ``NAME:TOLERANCE`` (``cost:+10%``, ``faithfulness:-0.02``).
 
     Raises
     ------
     UsageError
-        One line naming `option`, what was given and an example of the right form.
+        One line naming `option` (the setting as the caller's shell names it),
+        what was given and an example of the right form.
     """
     text = spec.strip()
     name, colon, tol = text.rpartition(":")
@@ -122,7 +128,7 @@ def parse_guardrail(spec: str, option: str = "--guardrail") -> Guardrail:
 
 
 def check_guardrails(
-    guardrails: Sequence[Guardrail], option: str = "--guardrail"
+    guardrails: Sequence[Guardrail], option: str = GUARDRAIL
 ) -> list[Guardrail]:
     """Refuse a measure named twice; return the guardrails as a list."""
     seen: set[str] = set()
@@ -322,6 +328,7 @@ class GuardrailPlan:
     not_gated: list[GateComparison]
     measure_means: dict[int, dict[str, float]]
     metric_means: dict[int, dict[str, float]]
+    alpha: float = 0.0  # the guardrail block's budget, 1 - confidence
 
 
 def plan_guardrails(
@@ -331,33 +338,34 @@ def plan_guardrails(
     guardrails: Sequence[Guardrail],
     *,
     confidence: float,
-    primary: int,
     resamples: int,
     seed: int,
 ) -> GuardrailPlan:
     """Every guardrail comparison, the not-gated measures, and each model's means.
 
-    `pairs` are the gate's overall ``(candidate, baseline)`` model indices; `primary`
-    the number of the gate's own comparisons: the family is those plus one per
-    guardrail and pair.
+    `pairs` are the gate's overall ``(candidate, baseline)`` model indices. The
+    guardrail block is one comparison per guardrail and pair, each at
+    ``1 - (1 - confidence) / block`` (Bonferroni within the block's own budget).
     """
-    family = primary + len(guardrails) * len(pairs)
+    family = len(guardrails) * len(pairs)
     measures, metrics = available(runs)
     for g in guardrails:
         if g.relative and g.name not in measures:
             raise UsageError(
-                f"--guardrail {g.name}: no record carries `{g.name}`; "
+                f"{GUARDRAIL} {g.name}: no record carries `{g.name}`; "
                 + (
                     f"the records carry {', '.join(measures)}"
                     if measures
                     else "record cost, latency or tokens, or drop the guardrail"
-                )
+                ),
+                subject=GUARDRAIL,
             )
         if not g.relative and g.name not in metrics:
             held = ", ".join([*measures, *metrics]) or "none besides the score"
             raise UsageError(
-                f"--guardrail {g.name}: no record carries a metric {g.name!r}; the "
-                f"records carry: {held}"
+                f"{GUARDRAIL} {g.name}: no record carries a metric {g.name!r}; the "
+                f"records carry: {held}",
+                subject=GUARDRAIL,
             )
     guarded = {g.name: g for g in guardrails}
     alpha_gate = (1.0 - confidence) / max(1, family)
@@ -390,7 +398,7 @@ def plan_guardrails(
                 )
     order = {name: i for i, name in enumerate(g.name for g in guardrails)}
     gated.sort(key=lambda x: (order[x.measure], x.candidate))
-    return GuardrailPlan(gated, not_gated, measure_means, metric_means)
+    return GuardrailPlan(gated, not_gated, measure_means, metric_means, 1.0 - confidence)
 
 
 def with_guardrails(gate: Gate, plan: GuardrailPlan) -> Gate:
@@ -415,5 +423,8 @@ def with_guardrails(gate: Gate, plan: GuardrailPlan) -> Gate:
             "status": status,
             "note": note,
             "not_gated": plan.not_gated,
+            "guardrail_family_size": len(plan.gated),
+            # the guardrail block's own budget: (1 - confidence) / 2 more
+            "bound": gate.bound + (plan.alpha / 2.0 if plan.gated else 0.0),
         }
     )

@@ -4,12 +4,13 @@ Two runs of the same model disagree on some items by chance alone (sampling at a
 temperature, a flaky grader), and then as many items go pass -> fail as fail -> pass:
 under no change the two directions are exchangeable.
 
-One sample per item: a change that only hurts adds to pass -> fail alone, so the
-smaller direction estimates the flips noise gives each way (``noise_each_way``; under
-no change both directions estimate it and the smaller errs low by about ``0.4 sqrt(n)``
-of ``n`` flips). Whether the larger direction exceeds it beyond noise is McNemar's exact
-test (McNemar 1947, *Psychometrika* 12(2), 153-157): given ``n`` flips,
-``pass -> fail ~ Binomial(n, 1/2)`` under no change, two-sided at the report's level.
+One sample per item: the line states what no change would give (CONTRACT.md section
+12): given ``n`` flips, ``pass -> fail ~ Binomial(n, 1/2)`` under no change, so about
+``n / 2`` each way (``noise_each_way``, halves rounded up). Whether the two directions
+differ beyond noise is McNemar's exact test of that binomial (McNemar 1947,
+*Psychometrika* 12(2), 153-157), two-sided at the level of the comparison the flips
+belong to (its ``confidence``, family-adjusted), so the line and the comparison's
+interval speak at one level.
 
 Several pass/fail samples per item (epochs): an item's verdict in a run is pass when
 at least half of its samples pass. Under no change item ``i`` has one pass probability
@@ -50,8 +51,12 @@ EpochCounts = tuple[IntArray, IntArray, IntArray, IntArray]
 
 
 def noise_each_way(pass_to_fail: int, fail_to_pass: int) -> int:
-    """Flips noise alone gives each way, estimated by the smaller direction."""
-    return min(pass_to_fail, fail_to_pass)
+    """Flips no change would give each way: half of those that flipped, halves up.
+
+    Under no change the ``n`` flips split as ``Binomial(n, 1/2)``: ``n / 2`` each way
+    is their expectation given ``n``.
+    """
+    return (pass_to_fail + fail_to_pass + 1) // 2
 
 
 def mcnemar_p(pass_to_fail: int, fail_to_pass: int) -> float:
@@ -168,6 +173,8 @@ def in_context(
 ) -> Flips | None:
     """`flips` with what noise alone would give and whether it explains them.
 
+    `confidence` is the level of the comparison the flips belong to (its
+    ``GateComparison.confidence``), not the report's: the test is at that level.
     With `epochs` (several pass/fail samples per item) the expected flips come from
     the within-item variation the samples show (`epoch_flip_chances`), the test from
     `flip_surplus_p`; without, from the two directions (`noise_each_way`, McNemar).

@@ -21,6 +21,7 @@ from leaderboard.report import BaselineRun, Gate, ModelChange
 DEFAULT_LABEL = "baseline"
 LABEL_LIMIT = 100
 SHOWN = 10  # model ids listed in a message
+BASELINE_MAP = "baseline map"  # the setting's neutral name; each shell names its option
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class TwoRuns:
     ungated : list of str
         Leaderboard ids of the models present in one run only, sorted.
     model_changes : list of ModelChange
-        Pairs whose ids differ (the only model of each run, or `--baseline-map`).
+        Pairs whose ids differ (the only model of each run, or the baseline map).
     differences : list of str
         What differs between the runs, one sentence each (metric, epochs, items).
     left_out_tasks : list of str
@@ -84,9 +85,10 @@ def _listed(models: Sequence[str]) -> str:
 
 
 def parse_baseline_map(
-    pairs: Iterable[str] | Mapping[str, str] | None, option: str = "--baseline-map"
+    pairs: Iterable[str] | Mapping[str, str] | None, option: str = BASELINE_MAP
 ) -> dict[str, str]:
-    """``NEW=OLD`` texts (or a mapping) as ``{NEW: OLD}``; `UsageError` names `option`."""
+    """``NEW=OLD`` texts (or a mapping) as ``{NEW: OLD}``; `UsageError` names `option`
+    (the setting as the caller's shell names it)."""
     if pairs is None:
         return {}
     if isinstance(pairs, Mapping):
@@ -126,14 +128,16 @@ def _pairs(
     for new, old in mapping.items():
         if new not in models:
             raise UsageError(
-                f"baseline-map {new}={old}: model {new!r} is not in the results"
-                f"{did_you_mean(new, models)}; the results hold: {_listed(models)}"
+                f"{BASELINE_MAP} {new}={old}: model {new!r} is not in the results"
+                f"{did_you_mean(new, models)}; the results hold: {_listed(models)}",
+                subject=BASELINE_MAP,
             )
         if old not in base_models:
             raise UsageError(
-                f"baseline-map {new}={old}: model {old!r} is not in the baseline run "
+                f"{BASELINE_MAP} {new}={old}: model {old!r} is not in the baseline run "
                 f"{label!r}{did_you_mean(old, base_models)}; it holds: "
-                f"{_listed(base_models)}"
+                f"{_listed(base_models)}",
+                subject=BASELINE_MAP,
             )
     paired = {m: m for m in models if m in set(base_models) and m not in mapping}
     paired.update(mapping)
@@ -203,7 +207,7 @@ def join_runs(
                 where = "the results" if c not in models else f"the baseline run {label!r}"
                 raise UsageError(
                     f"candidate {c!r} is not in {where}; a candidate must be a model id "
-                    f"of both runs (or paired with --baseline-map NEW=OLD): "
+                    f"of both runs (or paired in the baseline map, NEW=OLD): "
                     f"{_listed(sorted(paired))}"
                 )
         chosen = sorted(set(candidates))
@@ -388,7 +392,8 @@ def two_run_gate(gate: Gate, two: TwoRuns, baseline_run: BaselineRun | None) -> 
         update["note"] = (
             f"no model id is in both runs, so nothing was gated against the baseline "
             f"run {described.label!r}; give both runs the same model ids, or pair a "
-            "renamed model with --baseline-map NEW=OLD (action input `baseline-map`)"
+            "renamed model with the baseline map (NEW=OLD: the id in the results, "
+            "then its id in the baseline run)"
         )
     return gate.model_copy(update=update)
 

@@ -3,13 +3,14 @@
 The gate tests one difference per comparison (`leaderboard.stats.gate`); a reviewer
 then asks where it came from. An overall comparison's ``breakdown`` is the paired
 difference within each category (when there are several) and, for item-level data,
-within each task, read off the same replicates at the report's own confidence: *per
-pair, unadjusted*, for locating a change, not for testing it (with 14 tasks, about one
-interval in 20 misses by chance). With pass/fail items (0 or 1 after averaging
-samples), `item_flips` counts the items that went pass -> fail and fail -> pass
-(with epochs of pass/fail samples: on each item's mean, passing at 0.5; `epoch_counts`
-gives each item's passes and samples for `leaderboard.stats.noise`), and
-`worst_items` names the items that dropped most.
+within each task, read off the same replicates: ``ci_lo``/``ci_hi`` at the report's
+own confidence, *per row, unadjusted* (with 14 tasks, about one such interval in 20
+misses by chance), and ``family_ci_lo``/``family_ci_hi`` adjusted for all the rows of
+the comparison, which decide ``moved`` and are what the comment shows. With pass/fail
+items (0 or 1 after averaging samples), `item_flips` counts the items that went
+pass -> fail and fail -> pass (with epochs of pass/fail samples: on each item's mean,
+passing at 0.5; `epoch_counts` gives each item's passes and samples for
+`leaderboard.stats.noise`), and `worst_items` names the items that dropped most.
 """
 
 from __future__ import annotations
@@ -169,7 +170,7 @@ def breakdowns(
     confidence: float,
 ) -> list[list[ScopeDiff]]:
     """Each comparison's per-category (and, item-level, per-task) paired
-    differences, unadjusted, worst first."""
+    differences, unadjusted and adjusted for the comparison's rows, worst first."""
     flat = [(j, cat, kc, kb) for j, p in enumerate(planned) for cat, kc, kb in p]
     out: list[list[ScopeDiff]] = [[] for _ in planned]
     if not flat:
@@ -183,6 +184,7 @@ def breakdowns(
     for i, f in enumerate(flat):
         groups[f[0]].append(i)
     lo, hi = np.empty_like(diff), np.empty_like(diff)
+    flo, fhi = np.empty_like(diff), np.empty_like(diff)
     moved = np.zeros(diff.shape, dtype=bool)
     for rows in groups:
         if not rows:
@@ -202,7 +204,7 @@ def breakdowns(
             independent=rep.independent(np.stack([kc[idx], kb[idx]], axis=1)),
             se=se,
         )
-        (lo[idx], hi[idx]), (flo, fhi) = intervals_at(
+        (lo[idx], hi[idx]), (flo[idx], fhi[idx]) = intervals_at(
             diff[idx],
             diff_reps,
             diff_df[idx],
@@ -211,7 +213,7 @@ def breakdowns(
             overwrite=True,
             se=se,
         )
-        moved[idx] = (flo > 0) | (fhi < 0)
+        moved[idx] = (flo[idx] > 0) | (fhi[idx] < 0)
     for i, (j, scope, k, _) in enumerate(flat):
         out[j].append(
             ScopeDiff(
@@ -219,6 +221,8 @@ def breakdowns(
                 diff_mean=float(diff[i]),
                 ci_lo=float(lo[i]),
                 ci_hi=float(hi[i]),
+                family_ci_lo=float(flo[i]),
+                family_ci_hi=float(fhi[i]),
                 shared_units=plan.units(k),
                 moved=bool(moved[i]),
             )

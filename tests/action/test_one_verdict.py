@@ -185,3 +185,18 @@ def test_one_verdict__no_bidi_or_format_control_reaches_a_status(
     text = status["description"]
     assert not [c for c in text if unicodedata.category(c) in ("Cc", "Cf", "Zl")], text
     assert "mo del" in status["description"]
+
+
+def test_one_verdict__a_statistics_error_names_the_actions_input(
+    tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The statistics name a setting neutrally ("guardrail cost: ..."); the action
+    says its own input's name, never the command line's option."""
+    job = results_job(tmp_path, github_api.base_url, baseline="model-2")
+    job.inputs["GUARDRAILS"] = "cost:+10%"  # the records carry no cost
+    code, log = _go(job, capsys)
+    assert code == 2
+    (error,) = [x for x in log.splitlines() if x.startswith("::error")]
+    message = error.split("::", 2)[2]
+    assert message.startswith("guardrails cost: no record carries `cost`"), message
+    assert "--guardrail" not in log

@@ -84,7 +84,7 @@ def test_a_model_swap_is_gated_and_the_first_line_names_both_ids(
         "3 items went pass → fail, 0 fail → pass (of 16 scored for both; an item passes "
         "when half its epochs or more pass); the epochs give about 2 each way from noise "
         "alone, and the difference between the two ways is within noise (exact test on "
-        "the epochs)" in out
+        "the epochs at 95%)" in out  # the comparison's own level
     )
     assert comp["flips"]["noise_from"] == "epochs"
 
@@ -110,7 +110,7 @@ def test_baseline_map_names_the_ids_present_when_one_is_absent(
     assert code == 2
     assert out == ""
     assert err == (
-        "leaderboard: error: baseline-map mockllm/model-v3=mockllm/model: model "
+        "leaderboard: error: --baseline-map mockllm/model-v3=mockllm/model: model "
         "'mockllm/model-v3' is not in the results (did you mean 'mockllm/model-v2'?); "
         "the results hold: 'mockllm/model-v2'\n"
     )

@@ -44,7 +44,9 @@ def test_report__inspect_pair_breaks_the_tokens_guardrail_and_exits_1(
     assert tokens["candidate_mean"] > tokens["baseline_mean"]
     assert not by_measure["score"]["regressed"]
     assert not by_measure["includes"]["regressed"]
-    assert gate["family_size"] == 3
+    assert gate["family_size"] == 1  # the score's family alone
+    assert gate["guardrail_family_size"] == 2
+    assert gate["bound"] == pytest.approx(0.05)
     assert gate["status"] == "regressed"
     assert [c["measure"] for c in gate["not_gated"]] == ["latency"]
     row = report["leaderboard"][0]

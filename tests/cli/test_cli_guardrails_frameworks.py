@@ -71,7 +71,9 @@ def test_lm_eval__two_runs_gate_acc_norm_and_a_second_filter(
     want = _task_means(cand, "exact_match", "flexible-extract")
     assert second["candidate_mean"] == pytest.approx(want)
     assert second["shared_units"] == 5
-    assert report["gate"]["family_size"] == 3
+    assert report["gate"]["family_size"] == 1  # the score's family alone
+    assert report["gate"]["guardrail_family_size"] == 2
+    assert report["gate"]["bound"] == pytest.approx(0.05)
     assert "metric acc\\_norm (guardrail, tolerated -0.020)" in out
 
 
@@ -135,10 +137,16 @@ def test_deepeval__a_geval_metric_is_gated_beside_success(
     base = DEEPEVAL / "fusion-run-a" / ".latest_test_run.json"
     argv = [str(cand), "--baseline-results", str(base), "--guardrail", f"{GEVAL}:-0.05"]
     code, report = _report(argv, tmp_path)
+    plain_code, plain = _report(argv[:3], tmp_path)  # the same runs, no guardrail
     capsys.readouterr()
-    assert code == 0
     got = _by_measure(report)
     assert set(got) == {"score", GEVAL}
+    # the guardrail changes neither the score's interval nor the exit status: the
+    # score is decided at its own 95%, as without guardrails (CONTRACT.md section 12)
+    assert got["score"] == _by_measure(plain)["score"]
+    assert got["score"]["confidence"] == pytest.approx(0.95)
+    assert code == plain_code
+    assert not got[GEVAL]["regressed"]
     cases = json.loads(base.read_text())["testRunData"]["testCases"]
     scores = [m["score"] for c in cases for m in c["metricsData"] if m["name"] == GEVAL]
     assert len(scores) == 12

@@ -56,6 +56,8 @@ def regressed_report() -> Report:
                     diff_mean=-0.080,
                     ci_lo=-0.112,
                     ci_hi=-0.047,
+                    family_ci_lo=-0.121,
+                    family_ci_hi=-0.038,
                     shared_units=20,
                     moved=True,
                 ),
@@ -64,6 +66,8 @@ def regressed_report() -> Report:
                     diff_mean=-0.014,
                     ci_lo=-0.041,
                     ci_hi=0.012,
+                    family_ci_lo=-0.050,
+                    family_ci_hi=0.021,
                     shared_units=20,
                 ),
             ],
@@ -71,7 +75,7 @@ def regressed_report() -> Report:
                 pass_to_fail=31,
                 fail_to_pass=12,
                 shared_items=400,
-                noise_each_way=12,
+                noise_each_way=22,  # (31 + 12) / 2, halves up
                 beyond_noise=True,
             ),
         }

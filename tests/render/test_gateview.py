@@ -134,7 +134,17 @@ def test_gate_notes__one_line_each_but_not_the_one_the_verdict_names() -> None:
 
 # -- where -----------------------------------------------------------------------------
 def _scopes(*pairs: tuple[str, float]) -> list[ScopeDiff]:
-    return [ScopeDiff(scope=s, diff_mean=d, ci_lo=d - 0.1, ci_hi=d + 0.1) for s, d in pairs]
+    return [
+        ScopeDiff(
+            scope=s,
+            diff_mean=d,
+            ci_lo=d - 0.1,
+            ci_hi=d + 0.1,
+            family_ci_lo=d - 0.15,
+            family_ci_hi=d + 0.15,
+        )
+        for s, d in pairs
+    ]
 
 
 def test_where_views__regressed_open_first_and_the_largest_moves_in_order() -> None:
@@ -163,8 +173,8 @@ def test_where_views__regressed_open_first_and_the_largest_moves_in_order() -> N
     fell = views[0]
     assert (
         fell.summary
-        == "Where fell moved (per category): no row moved beyond noise (held for all 7 "
-        "together by max-T; intervals 95% each, unadjusted)"
+        == "Where fell moved (per category): no row moved beyond noise (adjusted "
+        "intervals: all 7 hold together at 95%, max-T)"
     )
     # the five largest moves (a at 0.01 and g at 0 left out), ordered from the worst
     assert [r.category for r in fell.rows] == [
@@ -177,7 +187,7 @@ def test_where_views__regressed_open_first_and_the_largest_moves_in_order() -> N
     assert len(fell.rows) == WHERE_ROWS
     b = fell.rows[0]
     assert (b.category, b.diff) == ("category b", -0.30)
-    assert (b.lo, b.hi) == pytest.approx((-0.4, -0.2))
+    assert (b.lo, b.hi) == pytest.approx((-0.45, -0.15))  # the adjusted interval
     assert fell.flips == "12 items went pass → fail, 1 fail → pass (of 400 scored for both)"
     assert views[1].flips is None
 
@@ -193,7 +203,7 @@ def test_where_views__at_most_three_candidates_and_mixed_scopes_said() -> None:
         "Where m2",
     ]
     assert "(per category and task): no row moved beyond noise" in views[0].summary
-    assert "intervals 90% each, unadjusted" in views[0].summary
+    assert "adjusted intervals: all 2 hold together at 90%, max-T" in views[0].summary
 
 
 def test_where_views__flips_alone__per_item_and_html_escaped() -> None:
@@ -205,6 +215,22 @@ def test_where_views__flips_alone__per_item_and_html_escaped() -> None:
         flips_text(flips) == "1 item went pass → fail, 0 fail → pass (of 3 scored for both)"
     )
     assert flips_text(None) is None
+
+
+def test_flips_text__one_sample__half_the_flips_each_way_at_the_comparisons_level() -> None:
+    flips = Flips(
+        pass_to_fail=10,
+        fail_to_pass=4,
+        shared_items=200,
+        noise_each_way=7,
+        beyond_noise=False,
+        noise_from="directions",
+    )
+    assert flips_text(flips, 0.975) == (
+        "10 items went pass → fail, 4 fail → pass (of 200 scored for both); noise alone "
+        "gives about 7 each way, and the difference between the two ways is within "
+        "noise (McNemar at 97.5%)"
+    )
 
 
 def test_flips_text__epochs_name_their_noise_and_test() -> None:
@@ -283,3 +309,27 @@ def test_gate_plot__interval_legend_names_a_single_level(
     assert plot is not None
     same = confidences[0] == confidences[1]
     assert ("97.5% interval" in plot) is same
+
+
+def test_where_views__too_few_only_without_any_spread_not_for_a_wide_adjusted_one() -> None:
+    lone = ScopeDiff(
+        scope="task:lone",
+        diff_mean=-0.2,
+        ci_lo=-1.0,
+        ci_hi=1.0,
+        family_ci_lo=-1.0,
+        family_ci_hi=1.0,
+    )
+    wide = ScopeDiff(
+        scope="task:wide",
+        diff_mean=-0.3,
+        ci_lo=-0.8,
+        ci_hi=0.4,
+        family_ci_lo=-1.0,
+        family_ci_hi=1.0,
+    )
+    [view] = where_views([comp("m", breakdown=[lone, wide])], 0.95)
+    rows = {r.category: r for r in view.rows}
+    assert rows["task lone"].too_few
+    assert not rows["task wide"].too_few
+    assert (rows["task wide"].lo, rows["task wide"].hi) == (-1.0, 1.0)

@@ -229,18 +229,20 @@ def test_comment__where_shows_categories_and_flips() -> None:
     comment = render_comment(regressed_report())
     assert (
         "<details open><summary>Where cand-b moved (per category): 1 of 2 moved beyond "
-        "noise (held for all 2 together by max-T; intervals 95% each, unadjusted)"
+        "noise (adjusted intervals: all 2 hold together at 95%, max-T)"
         "</summary>" in comment
     )
     where = next(t for t in parse(comment).tables if t[0][0] == "Where")
-    assert where[1:] == [  # moved rows first, marked; the rest within noise
-        ["category code moved", "-0.080 [-0.112,\u00a0-0.047]"],
-        ["category math · within noise", "-0.014 [-0.041,\u00a00.012]"],
+    assert where[0] == ["Where", "Candidate \u2212 baseline (adjusted interval)"]
+    assert where[1:] == [  # moved rows first, marked; the rest within noise; each
+        # shown with its adjusted interval (family_ci_lo, family_ci_hi), not ci_lo/hi
+        ["category code moved", "-0.080 [-0.121,\u00a0-0.038]"],
+        ["category math · within noise", "-0.014 [-0.050,\u00a00.021]"],
     ]
     assert (
         "31 items went pass → fail, 12 fail → pass (of 400 scored for both); noise alone "
-        "gives about 12 each way, and the 19 extra pass → fail are beyond it (McNemar)"
-        in comment
+        "gives about 22 each way, and the 19 extra pass → fail are beyond it (McNemar "
+        "at 97.5%)" in comment  # cand-b's own level, not the report's 95%
     )
 
 
@@ -248,13 +250,13 @@ def test_comment__flips_within_noise_say_so() -> None:
     report = regressed_report()
     data = report.model_dump()
     data["gate"]["comparisons"][1]["flips"].update(
-        pass_to_fail=14, fail_to_pass=12, noise_each_way=12, beyond_noise=False
+        pass_to_fail=14, fail_to_pass=12, noise_each_way=13, beyond_noise=False
     )
     comment = render_comment(decided(data))
     assert (
         "14 items went pass → fail, 12 fail → pass (of 400 scored for both); noise alone "
-        "gives about 12 each way, and the difference between the two ways is within "
-        "noise (McNemar)" in comment
+        "gives about 13 each way, and the difference between the two ways is within "
+        "noise (McNemar at 97.5%)" in comment
     )
 
 

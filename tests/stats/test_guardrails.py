@@ -85,8 +85,11 @@ def test_parse_guardrail__reads_name_and_tolerance(
     ],
 )
 def test_parse_guardrail__bad_spec_is_one_clear_usage_error(spec: str, says: str) -> None:
+    with pytest.raises(UsageError, match=r"^guardrail: ") as info:
+        parse_guardrail(spec)  # neutral: each shell passes its own option name
+    assert says in str(info.value)
     with pytest.raises(UsageError, match=r"^--guardrail: ") as info:
-        parse_guardrail(spec)
+        parse_guardrail(spec, "--guardrail")
     assert says in str(info.value)
     assert "\n" not in str(info.value)
 
@@ -134,20 +137,25 @@ def test_guardrail__regresses_only_when_the_whole_interval_is_over_tolerance() -
     assert not loose.gate.regressed
 
 
-def test_guardrails__join_the_gates_family_bonferroni() -> None:
+def test_guardrails__a_second_budget_bonferroni_the_score_keeps_its_level() -> None:
     runs, base = _pair(100, 1.0, seed=3)
     plain = build_report(runs, baseline_runs=base, resamples=1000)
     assert plain.gate.family_size == 1
+    assert plain.gate.guardrail_family_size == 0
+    assert plain.gate.bound == pytest.approx(0.025)
     guarded = build_report(
         runs,
         baseline_runs=base,
         resamples=1000,
         guardrails=[Guardrail("cost", 0.1), Guardrail("second", 0.02)],
     )
-    assert guarded.gate.family_size == 3
-    assert guarded.gate.adjustment == "bonferroni"
+    assert guarded.gate.family_size == 1  # the score's family, as without guardrails
+    assert guarded.gate.guardrail_family_size == 2
+    assert guarded.gate.adjustment == "none"
+    assert guarded.gate.bound == pytest.approx(0.05)  # two blocks of 0.025
     levels = [c.confidence for c in guarded.gate.comparisons]
-    assert levels == pytest.approx([1 - 0.05 / 3] * 3)
+    assert levels == pytest.approx([0.95, 1 - 0.05 / 2, 1 - 0.05 / 2])
+    assert guarded.gate.comparisons[0] == plain.gate.comparisons[0]
     assert [c.measure for c in guarded.gate.comparisons] == ["score", "cost", "second"]
     # latency is carried but not guarded: reported, never gated
     assert [c.measure for c in guarded.gate.not_gated] == ["latency"]
@@ -206,8 +214,12 @@ def test_metric_guardrail__is_calibrated_like_the_primary_score() -> None:
 
 def test_guardrail__on_a_measure_no_record_carries_is_a_usage_error() -> None:
     runs, base = _pair(20, 1.0, seed=1)
-    with pytest.raises(UsageError, match=r"--guardrail tokens: no record carries"):
+    with pytest.raises(UsageError, match=r"^guardrail tokens: no record carries") as info:
         build_report(runs, baseline_runs=base, guardrails=[Guardrail("tokens", 0.1)])
+    assert info.value.subject == "guardrail"  # a shell names its own option
+    assert str(info.value.naming({"guardrail": "--guardrail"})).startswith(
+        "--guardrail tokens: no record carries `tokens`"
+    )
     with pytest.raises(UsageError, match=r"no record carries a metric 'nope'.*second"):
         build_report(runs, baseline_runs=base, guardrails=[Guardrail("nope", 0.1)])
     with pytest.raises(UsageError, match="guarded twice"):

@@ -173,7 +173,9 @@ def test_mcnemar__closed_form() -> None:
     assert mcnemar_p(3, 3) == 1.0
     # 2 P(X <= 2), X ~ Bin(10, 1/2) = 2 * 56 / 1024
     assert mcnemar_p(8, 2) == pytest.approx(2 * 56 / 1024)
-    assert noise_each_way(126, 69) == 69
+    assert noise_each_way(126, 69) == 98  # 195 / 2, halves up
+    assert noise_each_way(7, 7) == 7
+    assert noise_each_way(0, 0) == 0
 
 
 def test_flips__neutral_reports_rarely_beyond_noise() -> None:
@@ -186,7 +188,7 @@ def test_flips__neutral_reports_rarely_beyond_noise() -> None:
             .flips
         )
         assert f is not None
-        assert f.noise_each_way == min(f.pass_to_fail, f.fail_to_pass)
+        assert f.noise_each_way == (f.pass_to_fail + f.fail_to_pass + 1) // 2
         beyond += bool(f.beyond_noise)
     assert beyond / sims <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / sims)
 
