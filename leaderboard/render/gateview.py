@@ -147,6 +147,18 @@ def epochs_text(c: GateComparison, scoped: bool) -> str:
     )
 
 
+def bound_text(gate: Gate) -> str:
+    """``a false regression anywhere in the gate: at most 5% (2.5% the score, 2.5% the
+    guardrails); `` from `Gate.bound`, or "" when nothing is gated."""
+    if gate.bound <= 0:
+        return ""
+    split = ""
+    if gate.guardrail_family_size:
+        half = pct(gate.bound / 2)
+        split = f" ({half} the score, {half} the guardrails)"
+    return f"a false regression anywhere in the gate: at most {pct(gate.bound)}{split}; "
+
+
 def gate_line(gate: Gate, confidence: float) -> str:
     """The sentence above the gate table: against what, how sure, what margin."""
     m = gate.family_size
@@ -180,7 +192,7 @@ def gate_line(gate: Gate, confidence: float) -> str:
         )
     line = (
         f"**Gate**: candidate \N{MINUS SIGN} {base}, {level}{tol}; "
-        "*detects drops of* X: a drop of X is caught 80% of the time."
+        f"{bound_text(gate)}*detects drops of* X: a drop of X is caught 80% of the time."
     )
     return line + baseline_run_text(gate)
 

@@ -333,3 +333,16 @@ def test_where_views__too_few_only_without_any_spread_not_for_a_wide_adjusted_on
     assert rows["task lone"].too_few
     assert not rows["task wide"].too_few
     assert (rows["task wide"].lo, rows["task wide"].hi) == (-1.0, 1.0)
+
+
+def test_bound_text__the_whole_gates_bound_in_a_few_words() -> None:
+    from leaderboard.render.gateview import bound_text  # noqa: PLC0415
+
+    assert bound_text(Gate(baseline=None, regressed=False)) == ""
+    score = Gate(baseline="b", regressed=False, bound=0.025, family_size=2)
+    assert bound_text(score) == "a false regression anywhere in the gate: at most 2.5%; "
+    both = score.model_copy(update={"bound": 0.05, "guardrail_family_size": 3})
+    assert bound_text(both) == (
+        "a false regression anywhere in the gate: at most 5% (2.5% the score, 2.5% the "
+        "guardrails); "
+    )
