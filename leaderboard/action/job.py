@@ -17,6 +17,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from leaderboard.action.baseline import choose_baseline
@@ -42,17 +43,21 @@ from leaderboard.action.post import Comment, Commenter, make_commenter
 from leaderboard.action.publish import Outcome, Outputs, Summary, VerdictLog, publish_all
 from leaderboard.action.runner import Log, print_traceback
 from leaderboard.action.settings import Settings
-from leaderboard.action.store import HistoryStore, plan_store
+from leaderboard.action.store import HistoryStore, StorePlan, plan_store
 from leaderboard.action.workspace import write_report
 from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.render import Texts
+from leaderboard.report import Report
 from leaderboard.stats import accept
 
 __all__ = [
     "EXIT_BUG",
     "EXIT_USAGE",
     "Commenter",
+    "Decision",
     "Target",
     "compute_report",
+    "decide",
     "main",
     "resolve_target",
     "run",
@@ -99,22 +104,8 @@ def run(
             api_url=settings.api_url,
             repository=settings.repository,
         )
-        choice = choose_baseline(settings, event, git, log)
-        computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
-        report = redacted(computed, log)
-        label = settings.accept_label if report.gate.regressed else None  # read now
-        report = accept(report, read_acceptance(statuses, target, label, log))
-        status = exit_status(report, settings)
-        store = plan_store(settings, event, api=git, report=report, runs=runs, log=log)
-        texts = report_texts(
-            settings,
-            report,
-            target,
-            log,
-            failing=status == EXIT_REGRESSED,
-            summary_extra=[store.drift] if store is not None and store.drift else [],
-        )
-        report_path = write_report(settings, report)
+        decision = decide(settings, event, target, log, git=git, statuses=statuses)
+        report_path = write_report(settings, decision.report)
     except LeaderboardError as exc:
         return report_failure(settings, commenter, target, exc, log, statuses=statuses)
     except MemoryError:
@@ -124,12 +115,12 @@ def run(
         with contextlib.suppress(Exception):  # the original exception is what matters
             report_failure(settings, commenter, target, None, log, statuses=statuses)
         raise
-    outcome = Outcome(report, texts, status, report_path)
+    outcome = Outcome(decision.report, decision.texts, decision.status, report_path)
     fork = from_fork(event, settings.repository)
     publish_all(
         [
             VerdictLog(log),
-            HistoryStore(store, settings, git, log),
+            HistoryStore(decision.store, settings, git, log),
             Summary(settings),
             Comment(settings, commenter, target, log),
             CommitStatus(settings, statuses, target, log, fork=fork),
@@ -139,6 +130,65 @@ def run(
         log,
     )
     return outcome.status
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Everything a run decides before its first publisher: what the dry run prints.
+
+    Attributes
+    ----------
+    report : Report
+        The redacted report, its verdict's accept label recorded.
+    texts : Texts
+        Every text the publishers deliver (`markdown.report_texts`).
+    status : int
+        The exit status (`policy.exit_status`).
+    store : StorePlan or None
+        What a push to the default branch stores on ``history-branch``.
+    """
+
+    report: Report
+    texts: Texts
+    status: int
+    store: StorePlan | None
+
+
+def decide(
+    settings: Settings,
+    event: Mapping[str, Any],
+    target: Target,
+    log: Log,
+    *,
+    git: Api,
+    statuses: StatusClient | None,
+) -> Decision:
+    """The report, the accept label, the exit status, the store plan and every text.
+
+    Nothing is published and nothing is written: `run` publishes the decision,
+    `leaderboard.action.dry_run` prints it.
+
+    Raises
+    ------
+    LeaderboardError
+        Bad input or configuration (the run reports the failure, exit 2).
+    """
+    choice = choose_baseline(settings, event, git, log)
+    computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
+    report = redacted(computed, log)
+    label = settings.accept_label if report.gate.regressed else None  # read now
+    report = accept(report, read_acceptance(statuses, target, label, log))
+    status = exit_status(report, settings)
+    store = plan_store(settings, event, api=git, report=report, runs=runs, log=log)
+    texts = report_texts(
+        settings,
+        report,
+        target,
+        log,
+        failing=status == EXIT_REGRESSED,
+        summary_extra=[store.drift] if store is not None and store.drift else [],
+    )
+    return Decision(report, texts, status, store)
 
 
 def report_failure(

@@ -33,6 +33,7 @@ __all__ = [
     "Publisher",
     "Summary",
     "VerdictLog",
+    "output_values",
     "publish_all",
 ]
 
@@ -150,12 +151,18 @@ class Outputs:
 
     def publish(self, outcome: Outcome, links: Links) -> dict[str, str]:
         """Write the rendered outputs, the report's path and the comment's link."""
-        outputs: dict[str, str] = dict(outcome.texts.outputs)
-        if outcome.report is not None:
-            if outcome.report_path is not None:
-                outputs["report"] = display_path(self.settings, outcome.report_path)
-            outputs["comment-url"] = links.get("comment-url", "")
-        elif links.get("comment-url"):
-            outputs["comment-url"] = links["comment-url"]
+        outputs = output_values(self.settings, outcome, links)
         write_outputs(self.settings.output_path, outputs)
         return {}
+
+
+def output_values(settings: Settings, outcome: Outcome, links: Links) -> dict[str, str]:
+    """Every step output of `outcome`: the rendered ones, ``report``, ``comment-url``."""
+    outputs: dict[str, str] = dict(outcome.texts.outputs)
+    if outcome.report is not None:
+        if outcome.report_path is not None:
+            outputs["report"] = display_path(settings, outcome.report_path)
+        outputs["comment-url"] = links.get("comment-url", "")
+    elif links.get("comment-url"):
+        outputs["comment-url"] = links["comment-url"]
+    return outputs
