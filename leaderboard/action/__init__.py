@@ -5,7 +5,6 @@ one sticky comment out.
   the action would publish, with no token and no network;
 - `job`: `main` (reads ``os.environ``, builds the client) and `run` (the orchestrator);
 - `compute`: the results and the baseline run into a redacted report;
-- `policy`: the exit status, from the report and the settings;
 - `publish`: the `Publisher` interface; the log, the job summary, the step outputs;
 - `post`: the sticky comment as a publisher;
 - `store`: storing a push's run on the history branch (a publisher);

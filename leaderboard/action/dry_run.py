@@ -23,10 +23,9 @@ from typing import TextIO, cast
 
 from leaderboard.action.event import Target, read_event, resolve_target
 from leaderboard.action.gitdata import GitData
-from leaderboard.action.job import EXIT_USAGE, main
+from leaderboard.action.job import EXIT_USAGE, OUT_OF_MEMORY, main
 from leaderboard.action.job import decide as decide_run
 from leaderboard.action.markdown import failure_texts
-from leaderboard.action.policy import OUT_OF_MEMORY
 from leaderboard.action.publish import Outcome, VerdictLog, output_values
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings

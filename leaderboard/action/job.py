@@ -3,7 +3,8 @@
 `main` alone reads ``os.environ`` and the event file and builds the GitHub client;
 `run` orchestrates (settings and event in, the report, the publishers, the exit
 status) with every collaborator handed in. Each job has a module of its own:
-`workspace` (template, JSON report), `baseline`, `compute`, `policy` (exit status),
+`workspace` (template, JSON report), `baseline`, `compute`, `leaderboard.exits`
+(the exit status),
 `publish`, `post` and `store` (log, summary, outputs, comment, history).
 
 Exit status (CONTRACT.md section 4): 0 report made and no regression, 1 a gated
@@ -32,13 +33,6 @@ from leaderboard.action.merge_box import (
     make_statuses,
     read_acceptance,
 )
-from leaderboard.action.policy import (
-    EXIT_BUG,
-    EXIT_REGRESSED,
-    EXIT_USAGE,
-    OUT_OF_MEMORY,
-    exit_status,
-)
 from leaderboard.action.post import Comment, Commenter, make_commenter
 from leaderboard.action.publish import Outcome, Outputs, Summary, VerdictLog, publish_all
 from leaderboard.action.runner import Log, print_traceback
@@ -46,13 +40,24 @@ from leaderboard.action.settings import Settings
 from leaderboard.action.store import HistoryStore, StorePlan, plan_store
 from leaderboard.action.workspace import write_report
 from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.exits import (
+    EXIT_BUG,
+    EXIT_REGRESSED,
+    EXIT_USAGE,
+    exit_status,
+    out_of_memory,
+)
 from leaderboard.render import Texts
 from leaderboard.report import Report
 from leaderboard.stats import accept
 
+#: The exit-2 message when the results do not fit in the runner's memory.
+OUT_OF_MEMORY = out_of_memory("resamples", "leaderboards (comment-header)")
+
 __all__ = [
     "EXIT_BUG",
     "EXIT_USAGE",
+    "OUT_OF_MEMORY",
     "Commenter",
     "Decision",
     "Target",
@@ -143,7 +148,7 @@ class Decision:
     texts : Texts
         Every text the publishers deliver (`markdown.report_texts`).
     status : int
-        The exit status (`policy.exit_status`).
+        The exit status (`leaderboard.exits.exit_status`).
     store : StorePlan or None
         What a push to the default branch stores on ``history-branch``.
     """
@@ -178,7 +183,11 @@ def decide(
     report = redacted(computed, log)
     label = settings.accept_label if report.gate.regressed else None  # read now
     report = accept(report, read_acceptance(statuses, target, label, log))
-    status = exit_status(report, settings)
+    status = exit_status(
+        report,
+        fail_on_regression=settings.fail_on_regression,
+        fail_on_undetermined=settings.fail_on_undetermined,
+    )
     store = plan_store(settings, event, api=git, report=report, runs=runs, log=log)
     texts = report_texts(
         settings,

@@ -6,7 +6,7 @@ status). A publisher only delivers; none reads another's result, except the link
 `publish_all` hands on (the comment's URL, for the commit status's target and the
 ``comment-url`` output). `publish_all` is the one boundary where a bug while
 publishing becomes one warning: it never changes the exit status, which `Outcome`
-carries already decided (`leaderboard.action.policy`).
+carries already decided (`leaderboard.exits`).
 
 The runner log, the job summary and the step outputs are here; the comment is
 `leaderboard.action.post`, the commit status `leaderboard.action.merge_box`, the kept
