@@ -15,11 +15,9 @@ the warning says so, and how to keep it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from leaderboard.action.event import PR_EVENTS, resolve_target
+from leaderboard.action.event import PR_EVENTS, Event, resolve_target
 from leaderboard.action.gitdata import Api, GitDataError
 from leaderboard.action.history import History, HistoryUnreadable, folder_for
 from leaderboard.action.runner import Log
@@ -39,9 +37,7 @@ class FoundAnchor:
     note: str | None = None
 
 
-def find_anchor(
-    settings: Settings, event: Mapping[str, Any], api: Api, log: Log
-) -> FoundAnchor | None:
+def find_anchor(settings: Settings, event: Event, api: Api, log: Log) -> FoundAnchor | None:
     """The anchor run the inputs ask for; None when they ask for none.
 
     Only on a pull request (or the workflow_run half of the fork-safe recipe, for a

@@ -7,11 +7,9 @@ this module only hands them what the shell found.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from leaderboard.action.anchor import find_anchor
 from leaderboard.action.baseline import Choice, read_runs
+from leaderboard.action.event import Event
 from leaderboard.action.gitdata import Api
 from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
@@ -53,7 +51,7 @@ def report_and_runs(
     choice: Choice | None,
     log: Log | None = None,
     *,
-    event: Mapping[str, Any] | None = None,
+    event: Event | None = None,
     api: Api | None = None,
 ) -> tuple[Report, list[EvalRun]]:
     """The report and the records it was built from (a push stores them).

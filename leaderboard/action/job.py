@@ -23,13 +23,12 @@ from typing import Any, TextIO
 
 from leaderboard.action.baseline import choose_baseline
 from leaderboard.action.compute import compute_report, redacted, report_and_runs
-from leaderboard.action.event import Target, read_event, resolve_target
+from leaderboard.action.event import Event, Target, parse_event, read_event, resolve_target
 from leaderboard.action.gitdata import Api, connect
 from leaderboard.action.markdown import failure_texts, report_texts
 from leaderboard.action.merge_box import (
     CommitStatus,
     StatusClient,
-    from_fork,
     make_statuses,
     read_acceptance,
 )
@@ -73,7 +72,7 @@ def run(
     settings: Settings,
     commenter: Commenter | None,
     *,
-    event: Mapping[str, Any],
+    event: Event | Mapping[str, Any],
     out: TextIO,
     git: Api | None = None,
     statuses: StatusClient | None = None,
@@ -90,8 +89,9 @@ def run(
         The parsed inputs and runner variables.
     commenter : Commenter or None
         Posts the sticky comment; None when there is no token (a warning on a PR).
-    event : Mapping
-        The event payload (the JSON of ``GITHUB_EVENT_PATH``).
+    event : Event or Mapping
+        The parsed event (`leaderboard.action.event.read_event`), or its payload
+        (the JSON of ``GITHUB_EVENT_PATH``), parsed here.
     out : TextIO
         The runner log.
     git : callable, optional
@@ -101,6 +101,7 @@ def run(
         (`leaderboard.action.merge_box`); None: no status, no label read.
     """
     log = Log(out, secrets=[settings.github_token])
+    event = event if isinstance(event, Event) else parse_event(event)
     target = Target(None, settings.sha, settings.run_id)
     try:
         target = resolve_target(settings, event)
@@ -121,7 +122,7 @@ def run(
             report_failure(settings, commenter, target, None, log, statuses=statuses)
         raise
     outcome = Outcome(decision.report, decision.texts, decision.status, report_path)
-    fork = from_fork(event, settings.repository)
+    fork = event.from_fork(settings.repository)
     publish_all(
         [
             VerdictLog(log),
@@ -161,7 +162,7 @@ class Decision:
 
 def decide(
     settings: Settings,
-    event: Mapping[str, Any],
+    event: Event,
     target: Target,
     log: Log,
     *,
@@ -245,7 +246,7 @@ def main(env: Mapping[str, str] | None = None) -> int:
         settings = Settings.from_env(env)
     except UsageError as exc:
         settings, error = Settings.from_env(env, lenient=True), exc
-    event: Mapping[str, Any] = {}
+    event = Event()
     try:
         event = read_event(settings.event_path)
     except UsageError as exc:
