@@ -1,6 +1,12 @@
-"""The action's entrypoint: the runner starts the container with this script."""
+"""The action's entrypoint: the runner starts the container with this script.
 
-from leaderboard.action import main
+With ``--dry-run`` it prints what the action would publish instead (no token, no
+network; `leaderboard.action.dry_run`).
+"""
+
+import sys
+
+from leaderboard.action import entry
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(entry(sys.argv[1:]))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import os
 import sys
 import tempfile
@@ -19,12 +18,22 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from leaderboard._version import __version__
-from leaderboard.errors import LeaderboardError, UsageError, did_you_mean
+from leaderboard.errors import EXIT_USAGE, LeaderboardError, UsageError, did_you_mean
+from leaderboard.exits import exit_status, out_of_memory
 from leaderboard.inputs import FORMATS, EvalRun, load_runs_noting
 from leaderboard.render import log_text
-from leaderboard.report import BaselineRun, Report
+from leaderboard.report import BaselineRun
+from leaderboard.stats import (
+    LIMITS,
+    AnchorRun,
+    Baseline,
+    ModelBaseline,
+    Request,
+    RunBaseline,
+)
 from leaderboard.stats.anchor import ANCHOR_LABEL
 from leaderboard.stats.guardrails import GUARDRAIL
+from leaderboard.stats.request import Limit
 from leaderboard.stats.two_runs import (
     BASELINE_MAP,
     DEFAULT_LABEL,
@@ -33,7 +42,6 @@ from leaderboard.stats.two_runs import (
 )
 
 PROG = "leaderboard"
-MAX_RESAMPLES = 1_000_000
 # the statistics' neutral names of settings, as this shell's options
 OPTIONS = {GUARDRAIL: "--guardrail", BASELINE_MAP: "--baseline-map"}
 EPILOG = """\
@@ -239,25 +247,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _float(option: str, text: str, *, low: float, high: float, open_low: bool) -> float:
+def _float(option: str, text: str, limit: Limit) -> float:
+    """`text` as a number inside `limit` (`leaderboard.stats.LIMITS`, with ``high``
+    open), or an error naming `option`."""
     try:
         value = float(text)
     except ValueError:
         raise UsageError(f"{option}: must be a number, got {text!r}") from None
-    inside = (value > low if open_low else value >= low) and value < high
-    if not math.isfinite(value) or not inside:
-        lower = "between" if open_low else "at least"
-        bound = f"{low:g} and {high:g}" if open_low else f"{low:g} and below {high:g}"
+    if not limit.holds(value):
+        low, high = limit.low, limit.high
+        lower = "between" if limit.low_open else "at least"
+        bound = f"{low:g} and {high:g}" if limit.low_open else f"{low:g} and below {high:g}"
         raise UsageError(f"{option}: must be {lower} {bound}, got {text}")
     return value
 
 
-def _int(option: str, text: str, *, low: int, high: int) -> int:
+def _int(option: str, text: str, limit: Limit) -> int:
     try:
         value = int(text)
     except ValueError:
         raise UsageError(f"{option}: must be a whole number, got {text!r}") from None
-    if not low <= value <= high:
+    if not limit.holds(value):
+        low, high = int(limit.low), int(limit.high)
         raise UsageError(f"{option}: must be between {low} and {high}, got {text}")
     return value
 
@@ -359,11 +370,35 @@ def _baseline_run(args: argparse.Namespace) -> BaselineRun | None:
     return BaselineRun(label=label, source="results")
 
 
+def _numbers(args: argparse.Namespace) -> dict[str, Any]:
+    """The request's numeric settings, each within `leaderboard.stats.LIMITS`."""
+    return {
+        "confidence": _float("--confidence", args.confidence, LIMITS["confidence"]),
+        "margin": _float("--margin", args.margin, LIMITS["margin"]),
+        "resamples": _int("--resamples", args.resamples, LIMITS["resamples"]),
+        "seed": _int("--seed", args.seed, LIMITS["seed"]),
+    }
+
+
+def _anchor(
+    args: argparse.Namespace, readers: dict[str, Any]
+) -> tuple[AnchorRun | None, list[str]]:
+    """The anchor run of --anchor-results (None without it), and its readers' notes."""
+    anchor_margin = _float("--anchor-margin", args.anchor_margin, LIMITS["anchor_margin"])
+    if args.anchor_results is None:
+        if args.anchor_label is not None:
+            raise UsageError(
+                "--anchor-label: names the run given with --anchor-results; give "
+                "--anchor-results too, or drop --anchor-label"
+            )
+        return None, []
+    anchor_runs, notes = load_runs_noting(args.anchor_results, **readers)
+    label = ANCHOR_LABEL if args.anchor_label is None else args.anchor_label.strip()
+    return AnchorRun(tuple(anchor_runs), anchor_margin, label), notes
+
+
 def _report(args: argparse.Namespace) -> int:
-    confidence = _float("--confidence", args.confidence, low=0.0, high=1.0, open_low=True)
-    margin = _float("--margin", args.margin, low=0.0, high=1.0, open_low=False)
-    resamples = _int("--resamples", args.resamples, low=100, high=MAX_RESAMPLES)
-    seed = _int("--seed", args.seed, low=0, high=2**63 - 1)
+    numbers = _numbers(args)
     json_path = _check_target("--json", args.json)
     markdown_path = _check_target("--markdown", args.markdown)
     candidates = list(dict.fromkeys(args.candidate or []))
@@ -380,7 +415,7 @@ def _report(args: argparse.Namespace) -> int:
             "--baseline-results too"
         )
 
-    readers = {
+    readers: dict[str, Any] = {
         "format": args.format,
         "metrics": args.metric or (),
         "task_weights": args.task_weights,
@@ -399,45 +434,30 @@ def _report(args: argparse.Namespace) -> int:
         )
     baseline_map = parse_baseline_map(args.baseline_map, OPTIONS[BASELINE_MAP])
     _check_models(runs, args.baseline, candidates, baseline_runs, baseline_map)
-    anchor_margin = _float(
-        "--anchor-margin", args.anchor_margin, low=0.0, high=1.0, open_low=False
-    )
-    anchor: dict[str, Any] = {}  # build_report's anchor arguments, when asked
-    if args.anchor_results is not None:
-        anchor_runs, anchor_notes = load_runs_noting(args.anchor_results, **readers)
-        notes = list(dict.fromkeys([*notes, *anchor_notes]))
-        label = ANCHOR_LABEL if args.anchor_label is None else args.anchor_label.strip()
-        anchor = {
-            "anchor_runs": anchor_runs,
-            "anchor_margin": anchor_margin,
-            "anchor_label": label,
-        }
-    elif args.anchor_label is not None:
-        raise UsageError(
-            "--anchor-label: names the run given with --anchor-results; give "
-            "--anchor-results too, or drop --anchor-label"
-        )
+    anchor, anchor_notes = _anchor(args, readers)
+    notes = list(dict.fromkeys([*notes, *anchor_notes]))
     for note in notes:
         _warn(note)
 
     from leaderboard.render import CommentContext, render_with_fallback  # noqa: PLC0415
-    from leaderboard.stats import build_report  # noqa: PLC0415
+    from leaderboard.stats import report_for  # noqa: PLC0415
 
+    baseline: Baseline = None
+    if baseline_runs is not None:
+        baseline = RunBaseline(tuple(baseline_runs), baseline_run, baseline_map or None)
+    elif args.baseline is not None:
+        baseline = ModelBaseline(args.baseline)
     try:
-        report = build_report(
-            runs,
-            baseline=args.baseline,
-            baseline_runs=baseline_runs,
-            baseline_run=baseline_run,
-            baseline_map=baseline_map or None,
-            candidates=candidates or None,
-            confidence=confidence,
-            resamples=resamples,
-            seed=seed,
-            margin=margin,
-            gate_categories=args.gate_categories,
-            guardrails=guardrails,
-            **anchor,
+        report = report_for(
+            Request(
+                runs=tuple(runs),
+                baseline=baseline,
+                candidates=tuple(candidates) or None,
+                gate_categories=args.gate_categories,
+                guardrails=tuple(guardrails),
+                anchor=anchor,
+                **numbers,
+            )
         )
     except UsageError as exc:  # the statistics name a setting; say it as an option
         raise exc.naming(OPTIONS) from None
@@ -455,15 +475,6 @@ def _report(args: argparse.Namespace) -> int:
         write_atomic(markdown_path, markdown, "--markdown")
     _print(markdown)
     return exit_status(report, fail_on_undetermined=args.fail_on_undetermined)
-
-
-def exit_status(report: Report, *, fail_on_undetermined: bool = False) -> int:
-    """1 when the gate regressed, or (asked for) could not tell; else 0."""
-    if report.gate.regressed:
-        return 1
-    if fail_on_undetermined and report.gate.status == "undetermined":
-        return 1
-    return 0
 
 
 def _print(text: str) -> None:
@@ -491,10 +502,7 @@ def _fail(message: str) -> None:
     sys.stderr.flush()
 
 
-OUT_OF_MEMORY = (
-    "ran out of memory: the input is larger than this machine can hold; lower "
-    "--resamples, compare fewer models, or split the records into several reports"
-)
+OUT_OF_MEMORY = out_of_memory("--resamples", "reports")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -504,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except _ArgumentError as exc:
         _fail(str(exc))
-        return 2
+        return EXIT_USAGE
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
     try:
@@ -514,4 +522,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except MemoryError:
         _fail(OUT_OF_MEMORY)
-        return 2
+        return EXIT_USAGE

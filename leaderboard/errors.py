@@ -10,11 +10,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 
+#: The exit statuses of CONTRACT.md section 4 (and 3, a bug); `leaderboard.exits`
+#: decides which one a report gets.
+EXIT_OK, EXIT_REGRESSED, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+
 
 class LeaderboardError(Exception):
     """Root of every error caused by input or configuration, not by a bug."""
 
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
 
 class InputError(LeaderboardError):

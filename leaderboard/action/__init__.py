@@ -1,9 +1,10 @@
 """Stage 4, the GitHub Action: the runner's environment in, a summary, outputs and
 one sticky comment out.
 
+- `dry_run`: `entry` (the container's entrypoint) and the dry run, which prints what
+  the action would publish, with no token and no network;
 - `job`: `main` (reads ``os.environ``, builds the client) and `run` (the orchestrator);
 - `compute`: the results and the baseline run into a redacted report;
-- `policy`: the exit status, from the report and the settings;
 - `publish`: the `Publisher` interface; the log, the job summary, the step outputs;
 - `post`: the sticky comment as a publisher;
 - `store`: storing a push's run on the history branch (a publisher);
@@ -22,6 +23,7 @@ one sticky comment out.
 (Named ``action``, not ``github``, so that it never reads as PyGithub's ``github``.)
 """
 
+from leaderboard.action.dry_run import dry_run, entry
 from leaderboard.action.job import main, run
 
-__all__ = ["main", "run"]
+__all__ = ["dry_run", "entry", "main", "run"]

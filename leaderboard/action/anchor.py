@@ -15,11 +15,9 @@ the warning says so, and how to keep it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from leaderboard.action.event import PR_EVENTS, resolve_target
+from leaderboard.action.event import PR_EVENTS, Event, resolve_target
 from leaderboard.action.gitdata import Api, GitDataError
 from leaderboard.action.history import History, HistoryUnreadable, folder_for
 from leaderboard.action.runner import Log
@@ -27,11 +25,11 @@ from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun
 from leaderboard.stats.two_runs import LABEL_LIMIT
 
-__all__ = ["AnchorRun", "find_anchor"]
+__all__ = ["FoundAnchor", "find_anchor"]
 
 
 @dataclass(frozen=True)
-class AnchorRun:
+class FoundAnchor:
     """The anchor's records and label, or (``runs`` None) the warning why there are none."""
 
     runs: list[EvalRun] | None = None
@@ -39,14 +37,12 @@ class AnchorRun:
     note: str | None = None
 
 
-def find_anchor(
-    settings: Settings, event: Mapping[str, Any], api: Api, log: Log
-) -> AnchorRun | None:
+def find_anchor(settings: Settings, event: Event, api: Api, log: Log) -> FoundAnchor | None:
     """The anchor run the inputs ask for; None when they ask for none.
 
     Only on a pull request (or the workflow_run half of the fork-safe recipe, for a
     pull request) with ``history-branch`` and ``anchor`` set. A run that cannot be
-    found or read is an `AnchorRun` with a note (for the report's warnings).
+    found or read is an `FoundAnchor` with a note (for the report's warnings).
     """
     anchor, branch = settings.anchor, settings.history_branch
     on_pull = settings.event_name in PR_EVENTS or (
@@ -89,9 +85,9 @@ def find_anchor(
         f"anchor: gated against the run of {commit[:7]} ({anchor}, stored "
         f"{found.run.stored_at}; {len(found.records)} records)"
     )
-    return AnchorRun(found.records, label)
+    return FoundAnchor(found.records, label)
 
 
-def _missing(note: str) -> AnchorRun:
+def _missing(note: str) -> FoundAnchor:
     """No anchor run: the note becomes one of the report's warnings."""
-    return AnchorRun(note=f"No anchor comparison: {note}")
+    return FoundAnchor(note=f"No anchor comparison: {note}")

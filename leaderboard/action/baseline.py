@@ -13,11 +13,10 @@ run is `leaderboard.action.store`.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from leaderboard.action.event import PR_EVENTS, resolve_target
+from leaderboard.action.event import PR_EVENTS, Event, resolve_target
 from leaderboard.action.gitdata import Api, GitDataError
 from leaderboard.action.history import WALK_LIMIT, History, HistoryUnreadable
 from leaderboard.action.runner import Log
@@ -53,9 +52,7 @@ def read_runs(settings: Settings, paths: Sequence[str]) -> tuple[list[EvalRun], 
     )
 
 
-def choose_baseline(
-    settings: Settings, event: Mapping[str, Any], api: Api, log: Log
-) -> Choice | None:
+def choose_baseline(settings: Settings, event: Event, api: Api, log: Log) -> Choice | None:
     """The second run to gate against; None when the inputs ask for none.
 
     Raises
@@ -89,7 +86,7 @@ def choose_baseline(
     return _from_history(settings, settings.history_branch, event, api, log, number=number)
 
 
-def _workflow_run_pull(settings: Settings, event: Mapping[str, Any]) -> int | None:
+def _workflow_run_pull(settings: Settings, event: Event) -> int | None:
     """The pull request of a workflow_run: ``pr-number``, else the one the event lists.
 
     The same number the comment goes to (`resolve_target`), so an empty ``pr-number``
@@ -117,17 +114,15 @@ def baseline_label(branch: str, commit: str) -> str:
 def _from_history(
     settings: Settings,
     branch: str,
-    event: Mapping[str, Any],
+    event: Event,
     api: Api,
     log: Log,
     *,
     number: int | None,
 ) -> Choice:
     """The run kept for the pull request's base commit, or a note saying why none."""
-    base = _dict(_dict(event.get("pull_request")).get("base"))
-    sha, ref = base.get("sha"), base.get("ref")
+    sha, ref = event.base_sha, event.base_ref or "the base branch"
     client = api()
-    ref = ref if isinstance(ref, str) and ref else "the base branch"
     fill = (
         f"The next push to {ref} stores one (a workflow on push to {ref} with "
         f"history-branch: {branch} and contents: write)."
@@ -183,7 +178,3 @@ def _from_history(
 
 def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}

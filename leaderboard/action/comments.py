@@ -35,7 +35,17 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from leaderboard.action.pygithub import UNEXPECTED, Client, attempt, is_repository
+from leaderboard.action.pygithub import (
+    GITHUB_FAILURES,
+    Client,
+    UnreadableAnswer,
+    attempt,
+    head_sha_of,
+    is_repository,
+    login_of,
+    unreadable_answer,
+    wire_failure,
+)
 from leaderboard.action.retry import Failure
 from leaderboard.action.sticky import (
     MAX_COMMENT_CHARS,
@@ -187,10 +197,12 @@ class GitHubCommenter(Client):
                 return run.upsert(text, stamp)
         except Failure as failure:
             raise CommentError(self._scrub(f"{where}: {_explain(failure)}")) from None
-        except UNEXPECTED as exc:
+        except GITHUB_FAILURES as exc:
             # A lazy attribute read outside `_call` (PyGithub completes objects on
             # demand): still only a comment that could not be posted, never a crash
-            # that would hide the gate's exit status.
+            # that would hide the gate's exit status. A bug of ours propagates.
+            if not unreadable_answer(exc) and not wire_failure(exc):
+                raise
             raise CommentError(
                 self._scrub(
                     f"{where}: unexpected answer from GitHub ({type(exc).__name__})"
@@ -201,7 +213,7 @@ class GitHubCommenter(Client):
         if self._login is None:
             try:
                 self._login = self._call(
-                    "read the token's identity", lambda: gh.get_user().login
+                    "read the token's identity", lambda: login_of(gh.get_user())
                 )
             except Failure as failure:
                 if failure.status != 403:
@@ -278,7 +290,7 @@ class _Run:
         try:
             sha: str = self.owner._call(
                 "read the pull request's head commit",
-                lambda: self.repo.get_pull(self.pr_number).head.sha,
+                lambda: head_sha_of(self.repo.get_pull(self.pr_number)),
             )
         except Failure as failure:
             if failure.status not in {403, 404}:
@@ -306,7 +318,7 @@ class _Run:
         def post() -> IssueComment:
             made = self.issue.create_comment(text)
             if not isinstance(made.html_url, str) or not isinstance(made.id, int):
-                raise TypeError("the answer to the POST is not a comment")
+                raise UnreadableAnswer("the answer to the POST is not a comment")
             return made
 
         try:

@@ -20,7 +20,15 @@ from typing import TypeVar
 
 from github import Github
 
-from leaderboard.action.pygithub import UNEXPECTED, Client, attempt, is_repository
+from leaderboard.action.pygithub import (
+    GITHUB_FAILURES,
+    Client,
+    attempt,
+    head_sha_of,
+    is_repository,
+    unreadable_answer,
+    wire_failure,
+)
 from leaderboard.action.retry import Failure
 from leaderboard.action.status import StatusPlan
 
@@ -110,7 +118,8 @@ class GitHubStatuses(Client):
 
         def read(gh: Github) -> list[str]:
             issue = gh.get_repo(self._repository).get_issue(pr_number)  # lazy
-            return [label.name for label in issue.get_labels()]
+            labels = issue.get_labels()
+            return [label.name for label in labels if isinstance(label.name, str)]
 
         return self._run(f"read the labels of #{pr_number}", read)
 
@@ -118,7 +127,7 @@ class GitHubStatuses(Client):
         """The head commit of pull request ``pr_number``."""
 
         def read(gh: Github) -> str:
-            return str(gh.get_repo(self._repository).get_pull(pr_number).head.sha)
+            return head_sha_of(gh.get_repo(self._repository).get_pull(pr_number))
 
         return self._run(f"read the head commit of #{pr_number}", read)
 
@@ -140,7 +149,9 @@ class GitHubStatuses(Client):
             raise StatusError(
                 self._scrub(f"could not {what}: {why}{tail}"), failure.status
             ) from None
-        except UNEXPECTED as exc:
+        except GITHUB_FAILURES as exc:
+            if not unreadable_answer(exc) and not wire_failure(exc):
+                raise  # a bug of ours: never "GitHub failed"
             raise StatusError(
                 self._scrub(f"could not {what}: unexpected answer ({type(exc).__name__})")
             ) from None

@@ -7,18 +7,27 @@ this module only hands them what the shell found.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from leaderboard.action.anchor import find_anchor
 from leaderboard.action.baseline import Choice, read_runs
+from leaderboard.action.event import Event
 from leaderboard.action.gitdata import Api
 from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
 from leaderboard.errors import UsageError
 from leaderboard.inputs import EvalRun
 from leaderboard.report import Report
-from leaderboard.stats import BASELINE_MAP, GUARDRAIL, build_report
+from leaderboard.stats import (
+    BASELINE_MAP,
+    GUARDRAIL,
+    AnchorRun,
+    Baseline,
+    MissingBaseline,
+    ModelBaseline,
+    Request,
+    RunBaseline,
+    report_for,
+)
+from leaderboard.stats.anchor import ANCHOR_LABEL
 
 __all__ = ["INPUT_NAMES", "compute_report", "redacted", "report_and_runs"]
 
@@ -42,7 +51,7 @@ def report_and_runs(
     choice: Choice | None,
     log: Log | None = None,
     *,
-    event: Mapping[str, Any] | None = None,
+    event: Event | None = None,
     api: Api | None = None,
 ) -> tuple[Report, list[EvalRun]]:
     """The report and the records it was built from (a push stores them).
@@ -58,13 +67,11 @@ def report_and_runs(
         if event is not None and api is not None and log is not None
         else None
     )
-    anchor: dict[str, Any] = {}  # build_report's anchor arguments, as the CLI gives them
-    if found is not None and found.runs is not None:
-        anchor = {
-            "anchor_runs": found.runs,
-            "anchor_margin": settings.anchor_margin,
-            "anchor_label": found.label,
-        }
+    anchor = (
+        AnchorRun(tuple(found.runs), settings.anchor_margin, found.label or ANCHOR_LABEL)
+        if found is not None and found.runs is not None
+        else None
+    )
     second = choice is not None and choice.runs is not None
     # `candidates` narrow a gate; with history-branch there is none on a push, or when
     # no kept run could be read.
@@ -86,23 +93,29 @@ def _build(
     *,
     second: bool,
     gated: bool,
-    anchor: dict[str, Any],
+    anchor: AnchorRun | None,
 ) -> Report:
-    return build_report(
-        runs,
-        baseline=settings.baseline,
-        candidates=(list(settings.candidates) or None) if gated else None,
-        confidence=settings.confidence,
-        resamples=settings.resamples,
-        seed=settings.seed,
-        margin=settings.margin,
-        gate_categories=settings.gate_categories,
-        guardrails=settings.guardrails,
-        baseline_runs=choice.runs if choice is not None and second else None,
-        baseline_run=choice.run if choice is not None and second else None,
-        baseline_missing=choice.note if choice is not None else None,
-        baseline_map=dict(settings.baseline_map) if second else None,
-        **anchor,
+    baseline: Baseline = None
+    if choice is not None and second and choice.runs is not None:
+        pairs = dict(settings.baseline_map) or None
+        baseline = RunBaseline(tuple(choice.runs), choice.run, pairs)
+    elif choice is not None and choice.note is not None:
+        baseline = MissingBaseline(choice.note)
+    elif settings.baseline is not None:
+        baseline = ModelBaseline(settings.baseline)
+    return report_for(
+        Request(
+            runs=tuple(runs),
+            baseline=baseline,
+            candidates=(tuple(settings.candidates) or None) if gated else None,
+            confidence=settings.confidence,
+            resamples=settings.resamples,
+            seed=settings.seed,
+            margin=settings.margin,
+            gate_categories=settings.gate_categories,
+            guardrails=settings.guardrails,
+            anchor=anchor,
+        )
     )
 
 

@@ -3,7 +3,8 @@
 `main` alone reads ``os.environ`` and the event file and builds the GitHub client;
 `run` orchestrates (settings and event in, the report, the publishers, the exit
 status) with every collaborator handed in. Each job has a module of its own:
-`workspace` (template, JSON report), `baseline`, `compute`, `policy` (exit status),
+`workspace` (template, JSON report), `baseline`, `compute`, `leaderboard.exits`
+(the exit status),
 `publish`, `post` and `store` (log, summary, outputs, comment, history).
 
 Exit status (CONTRACT.md section 4): 0 report made and no regression, 1 a gated
@@ -17,42 +18,50 @@ import contextlib
 import os
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from leaderboard.action.baseline import choose_baseline
 from leaderboard.action.compute import compute_report, redacted, report_and_runs
-from leaderboard.action.event import Target, read_event, resolve_target
+from leaderboard.action.event import Event, Target, parse_event, read_event, resolve_target
 from leaderboard.action.gitdata import Api, connect
 from leaderboard.action.markdown import failure_texts, report_texts
 from leaderboard.action.merge_box import (
     CommitStatus,
     StatusClient,
-    from_fork,
     make_statuses,
     read_acceptance,
-)
-from leaderboard.action.policy import (
-    EXIT_BUG,
-    EXIT_REGRESSED,
-    EXIT_USAGE,
-    OUT_OF_MEMORY,
-    exit_status,
 )
 from leaderboard.action.post import Comment, Commenter, make_commenter
 from leaderboard.action.publish import Outcome, Outputs, Summary, VerdictLog, publish_all
 from leaderboard.action.runner import Log, print_traceback
 from leaderboard.action.settings import Settings
-from leaderboard.action.store import HistoryStore, plan_store
+from leaderboard.action.store import HistoryStore, StorePlan, plan_store
 from leaderboard.action.workspace import write_report
 from leaderboard.errors import LeaderboardError, UsageError
+from leaderboard.exits import (
+    EXIT_BUG,
+    EXIT_REGRESSED,
+    EXIT_USAGE,
+    exit_status,
+    out_of_memory,
+)
+from leaderboard.render import Texts
+from leaderboard.report import Report
 from leaderboard.stats import accept
+
+#: The exit-2 message when the results do not fit in the runner's memory.
+OUT_OF_MEMORY = out_of_memory("resamples", "leaderboards (comment-header)")
 
 __all__ = [
     "EXIT_BUG",
     "EXIT_USAGE",
+    "OUT_OF_MEMORY",
     "Commenter",
+    "Decision",
     "Target",
     "compute_report",
+    "decide",
     "main",
     "resolve_target",
     "run",
@@ -63,7 +72,7 @@ def run(
     settings: Settings,
     commenter: Commenter | None,
     *,
-    event: Mapping[str, Any],
+    event: Event | Mapping[str, Any],
     out: TextIO,
     git: Api | None = None,
     statuses: StatusClient | None = None,
@@ -80,8 +89,9 @@ def run(
         The parsed inputs and runner variables.
     commenter : Commenter or None
         Posts the sticky comment; None when there is no token (a warning on a PR).
-    event : Mapping
-        The event payload (the JSON of ``GITHUB_EVENT_PATH``).
+    event : Event or Mapping
+        The parsed event (`leaderboard.action.event.read_event`), or its payload
+        (the JSON of ``GITHUB_EVENT_PATH``), parsed here.
     out : TextIO
         The runner log.
     git : callable, optional
@@ -91,6 +101,7 @@ def run(
         (`leaderboard.action.merge_box`); None: no status, no label read.
     """
     log = Log(out, secrets=[settings.github_token])
+    event = event if isinstance(event, Event) else parse_event(event)
     target = Target(None, settings.sha, settings.run_id)
     try:
         target = resolve_target(settings, event)
@@ -99,22 +110,8 @@ def run(
             api_url=settings.api_url,
             repository=settings.repository,
         )
-        choice = choose_baseline(settings, event, git, log)
-        computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
-        report = redacted(computed, log)
-        label = settings.accept_label if report.gate.regressed else None  # read now
-        report = accept(report, read_acceptance(statuses, target, label, log))
-        status = exit_status(report, settings)
-        store = plan_store(settings, event, api=git, report=report, runs=runs, log=log)
-        texts = report_texts(
-            settings,
-            report,
-            target,
-            log,
-            failing=status == EXIT_REGRESSED,
-            summary_extra=[store.drift] if store is not None and store.drift else [],
-        )
-        report_path = write_report(settings, report)
+        decision = decide(settings, event, target, log, git=git, statuses=statuses)
+        report_path = write_report(settings, decision.report)
     except LeaderboardError as exc:
         return report_failure(settings, commenter, target, exc, log, statuses=statuses)
     except MemoryError:
@@ -124,12 +121,12 @@ def run(
         with contextlib.suppress(Exception):  # the original exception is what matters
             report_failure(settings, commenter, target, None, log, statuses=statuses)
         raise
-    outcome = Outcome(report, texts, status, report_path)
-    fork = from_fork(event, settings.repository)
+    outcome = Outcome(decision.report, decision.texts, decision.status, report_path)
+    fork = event.from_fork(settings.repository)
     publish_all(
         [
             VerdictLog(log),
-            HistoryStore(store, settings, git, log),
+            HistoryStore(decision.store, settings, git, log),
             Summary(settings),
             Comment(settings, commenter, target, log),
             CommitStatus(settings, statuses, target, log, fork=fork),
@@ -139,6 +136,69 @@ def run(
         log,
     )
     return outcome.status
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Everything a run decides before its first publisher: what the dry run prints.
+
+    Attributes
+    ----------
+    report : Report
+        The redacted report, its verdict's accept label recorded.
+    texts : Texts
+        Every text the publishers deliver (`markdown.report_texts`).
+    status : int
+        The exit status (`leaderboard.exits.exit_status`).
+    store : StorePlan or None
+        What a push to the default branch stores on ``history-branch``.
+    """
+
+    report: Report
+    texts: Texts
+    status: int
+    store: StorePlan | None
+
+
+def decide(
+    settings: Settings,
+    event: Event,
+    target: Target,
+    log: Log,
+    *,
+    git: Api,
+    statuses: StatusClient | None,
+) -> Decision:
+    """The report, the accept label, the exit status, the store plan and every text.
+
+    Nothing is published and nothing is written: `run` publishes the decision,
+    `leaderboard.action.dry_run` prints it.
+
+    Raises
+    ------
+    LeaderboardError
+        Bad input or configuration (the run reports the failure, exit 2).
+    """
+    choice = choose_baseline(settings, event, git, log)
+    computed, runs = report_and_runs(settings, choice, log, event=event, api=git)
+    report = redacted(computed, log)
+    label = settings.accept_label if report.gate.regressed else None  # read now
+    report = accept(report, read_acceptance(statuses, target, label, log))
+    status = exit_status(
+        report,
+        fail_on_regression=settings.fail_on_regression,
+        fail_on_undetermined=settings.fail_on_undetermined,
+    )
+    store = plan_store(settings, event, api=git, report=report, runs=runs, log=log)
+    texts = report_texts(
+        settings,
+        report,
+        target,
+        log,
+        failing=status == EXIT_REGRESSED,
+        summary_extra=[store.drift] if store is not None and store.drift else [],
+    )
+    return Decision(report, texts, status, store)
 
 
 def report_failure(
@@ -186,7 +246,7 @@ def main(env: Mapping[str, str] | None = None) -> int:
         settings = Settings.from_env(env)
     except UsageError as exc:
         settings, error = Settings.from_env(env, lenient=True), exc
-    event: Mapping[str, Any] = {}
+    event = Event()
     try:
         event = read_event(settings.event_path)
     except UsageError as exc:

@@ -9,9 +9,8 @@ that cannot be read leave the regression unaccepted, with one line saying so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from leaderboard.action.event import Target
 from leaderboard.action.publish import Links, Outcome
@@ -22,7 +21,6 @@ from leaderboard.action.status import StatusPlan, accepted_by, status_context
 __all__ = [
     "CommitStatus",
     "StatusClient",
-    "from_fork",
     "make_statuses",
     "publish_status",
     "read_acceptance",
@@ -86,15 +84,6 @@ def make_statuses(settings: Settings) -> StatusClient | None:
         api_url=settings.api_url,
         repository=settings.repository,
     )
-
-
-def from_fork(event: Mapping[str, Any], repository: str | None) -> bool:
-    """Whether a ``pull_request`` event's head lives in another repository (a fork)."""
-    pull = event.get("pull_request")
-    head = pull.get("head") if isinstance(pull, dict) else None
-    repo = head.get("repo") if isinstance(head, dict) else None
-    name = repo.get("full_name") if isinstance(repo, dict) else None
-    return isinstance(name, str) and bool(repository) and name != repository
 
 
 def read_acceptance(

@@ -6,7 +6,7 @@ status). A publisher only delivers; none reads another's result, except the link
 `publish_all` hands on (the comment's URL, for the commit status's target and the
 ``comment-url`` output). `publish_all` is the one boundary where a bug while
 publishing becomes one warning: it never changes the exit status, which `Outcome`
-carries already decided (`leaderboard.action.policy`).
+carries already decided (`leaderboard.exits`).
 
 The runner log, the job summary and the step outputs are here; the comment is
 `leaderboard.action.post`, the commit status `leaderboard.action.merge_box`, the kept
@@ -33,6 +33,7 @@ __all__ = [
     "Publisher",
     "Summary",
     "VerdictLog",
+    "output_values",
     "publish_all",
 ]
 
@@ -150,12 +151,18 @@ class Outputs:
 
     def publish(self, outcome: Outcome, links: Links) -> dict[str, str]:
         """Write the rendered outputs, the report's path and the comment's link."""
-        outputs: dict[str, str] = dict(outcome.texts.outputs)
-        if outcome.report is not None:
-            if outcome.report_path is not None:
-                outputs["report"] = display_path(self.settings, outcome.report_path)
-            outputs["comment-url"] = links.get("comment-url", "")
-        elif links.get("comment-url"):
-            outputs["comment-url"] = links["comment-url"]
+        outputs = output_values(self.settings, outcome, links)
         write_outputs(self.settings.output_path, outputs)
         return {}
+
+
+def output_values(settings: Settings, outcome: Outcome, links: Links) -> dict[str, str]:
+    """Every step output of `outcome`: the rendered ones, ``report``, ``comment-url``."""
+    outputs: dict[str, str] = dict(outcome.texts.outputs)
+    if outcome.report is not None:
+        if outcome.report_path is not None:
+            outputs["report"] = display_path(settings, outcome.report_path)
+        outputs["comment-url"] = links.get("comment-url", "")
+    elif links.get("comment-url"):
+        outputs["comment-url"] = links["comment-url"]
+    return outputs

@@ -14,16 +14,84 @@ from typing import TypeVar
 
 import requests
 from github import Auth, BadAttributeException, Github, GithubException
+from github.AuthenticatedUser import AuthenticatedUser
+from github.NamedUser import NamedUser
+from github.PullRequest import PullRequest
 
 from leaderboard.action.retry import Failure, Retrier, classify
 
-__all__ = ["UNEXPECTED", "UNREADABLE", "Client", "attempt", "is_repository", "open_client"]
+__all__ = [
+    "GITHUB_FAILURES",
+    "Client",
+    "UnreadableAnswer",
+    "attempt",
+    "head_sha_of",
+    "is_repository",
+    "login_of",
+    "open_client",
+    "unreadable_answer",
+    "wire_failure",
+]
 
 T = TypeVar("T")
-#: What PyGithub raises on an answer it cannot read (a lazy attribute, a bad field).
-UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, BadAttributeException)
-#: Everything a request can raise that is GitHub's or the network's doing, not a bug.
-UNEXPECTED = (GithubException, requests.RequestException, OSError, *UNREADABLE)
+#: What PyGithub raises on an answer it cannot read: a body that is not JSON
+#: (``ValueError``), a field of the wrong type (``BadAttributeException``), and, raised
+#: inside PyGithub while it parses an answer of another shape, ``TypeError``,
+#: ``KeyError`` or ``AttributeError`` (`unreadable_answer` tells those from bugs).
+_UNREADABLE = (ValueError, BadAttributeException, TypeError, KeyError, AttributeError)
+#: The failures a request can meet that are GitHub's or the network's doing (the
+#: last three only when `unreadable_answer` says so).
+GITHUB_FAILURES = (GithubException, requests.RequestException, OSError, *_UNREADABLE)
+_PARSING_ONLY = (TypeError, KeyError, AttributeError)
+
+
+class UnreadableAnswer(ValueError):
+    """An answer of another shape than GitHub documents, found where it is read (a
+    comment without an id, a pull request without a head): GitHub's doing, not a bug."""
+
+
+def head_sha_of(pull: PullRequest) -> str:
+    """A pull request's head commit; `UnreadableAnswer` when the answer has none."""
+    head = pull.head
+    sha = head.sha if head is not None else None
+    if not isinstance(sha, str):
+        raise UnreadableAnswer("the answer names no head commit")
+    return sha
+
+
+def login_of(user: AuthenticatedUser | NamedUser) -> str:
+    """A user's login; `UnreadableAnswer` when the answer names none."""
+    login = user.login
+    if not isinstance(login, str):
+        raise UnreadableAnswer("the answer names no login")
+    return login
+
+
+def wire_failure(exc: BaseException) -> bool:
+    """Whether `exc` is GitHub's answer or the network failing (not a parsing error)."""
+    return isinstance(exc, (GithubException, requests.RequestException, OSError))
+
+
+def unreadable_answer(exc: BaseException) -> bool:
+    """Whether `exc` says an answer could not be read, rather than a bug in our code.
+
+    ``ValueError`` and ``BadAttributeException`` always do. A ``TypeError``,
+    ``KeyError`` or ``AttributeError`` does only when it was raised inside PyGithub
+    (its ``github`` package parsing a body of another shape than GitHub documents);
+    raised in this action's own code it is a bug, which must propagate (exit 3, or
+    `publish_all`'s one warning), never read as "GitHub failed".
+    """
+    if not isinstance(exc, _PARSING_ONLY):
+        return isinstance(exc, (ValueError, BadAttributeException))
+    trace = exc.__traceback__
+    if trace is None:
+        return False
+    while trace.tb_next is not None:
+        trace = trace.tb_next
+    module = str(trace.tb_frame.f_globals.get("__name__", ""))
+    return module == "github" or module.startswith("github.")
+
+
 _REPOSITORY = re.compile(r"[\w.-]+/[\w.-]+")
 
 
@@ -108,8 +176,8 @@ def attempt(
     except (requests.RequestException, OSError) as exc:
         reason = f"connection failed ({type(exc).__name__})"
         raise Failure(what, 0, reason, transient=True) from None
-    except UNREADABLE as exc:
-        if not unreadable:
+    except _UNREADABLE as exc:
+        if not unreadable or not unreadable_answer(exc):
             raise
         reason = f"an answer that could not be read ({type(exc).__name__})"
         raise Failure(what, 0, reason, transient=False) from None

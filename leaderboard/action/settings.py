@@ -21,6 +21,9 @@ from leaderboard.errors import UsageError
 from leaderboard.inputs import FORMATS, TASK_WEIGHTS
 from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.stats import (
+    LIMITS,
+    MAX_RESAMPLES,
+    MAX_SEED,
     MIN_RESAMPLES,
     Guardrail,
     check_guardrails,
@@ -30,8 +33,6 @@ from leaderboard.stats import (
 
 T = TypeVar("T")
 
-#: Most bootstrap resamples an input may ask for (time and memory stay bounded).
-MAX_RESAMPLES = 1_000_000
 #: Runs the history branch keeps per comment-header by default, and at most. A pull
 #: request is gated against its base commit's run or the nearest stored ancestor
 #: within `leaderboard.action.history.WALK_LIMIT` commits: 50 runs cover the last 50
@@ -89,7 +90,7 @@ def parse_int(name: str, raw: str, *, minimum: int, maximum: int | None = None) 
 def parse_confidence(name: str, raw: str) -> float:
     """Parse a confidence level: a number strictly between 0 and 1."""
     value = _float(name, raw)
-    if not 0.0 < value < 1.0:
+    if not LIMITS["confidence"].holds(value):
         raise UsageError(f"{name}: must be between 0 and 1 (exclusive), got {raw!r}")
     return value
 
@@ -97,7 +98,7 @@ def parse_confidence(name: str, raw: str) -> float:
 def parse_margin(name: str, raw: str) -> float:
     """Parse the tolerated drop: a number in [0, 1), on the score's scale."""
     value = _float(name, raw)
-    if not 0.0 <= value < 1.0:
+    if not LIMITS["margin"].holds(value):
         raise UsageError(
             f"{name}: must be at least 0 and below 1 (scores lie in [0, 1]), got {raw!r}"
         )
@@ -306,7 +307,7 @@ INPUTS: tuple[Input, ...] = (
         "10000",
         lambda n, raw: parse_int(n, raw, minimum=MIN_RESAMPLES, maximum=MAX_RESAMPLES),
     ),
-    Input("seed", "0", lambda n, raw: parse_int(n, raw, minimum=0, maximum=2**63 - 1)),
+    Input("seed", "0", lambda n, raw: parse_int(n, raw, minimum=0, maximum=MAX_SEED)),
     Input("margin", "0", parse_margin),
     Input("fail-on-regression", "true", parse_bool),
     Input("comment", "true", parse_bool),

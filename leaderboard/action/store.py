@@ -13,11 +13,10 @@ the job's status stays the gate's.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
+from leaderboard.action.event import Event
 from leaderboard.action.gitdata import Api, EmptyRepository, GitDataError
 from leaderboard.action.history import History, RunTooLarge, encode_records
 from leaderboard.action.publish import Links, Outcome
@@ -27,7 +26,7 @@ from leaderboard.inputs import EvalRun
 from leaderboard.render import KeptRun, render_drift
 from leaderboard.report import Report
 
-__all__ = ["HistoryStore", "StorePlan", "default_branch_push", "plan_store"]
+__all__ = ["HistoryStore", "StorePlan", "plan_store"]
 
 _TITLE = "leaderboard: history"
 
@@ -64,19 +63,9 @@ class HistoryStore:
         return {}
 
 
-def default_branch_push(settings: Settings, event: Mapping[str, Any]) -> str | None:
-    """The default branch's name when this run is a push to it, else None."""
-    if settings.event_name != "push":
-        return None
-    default = _dict(event.get("repository")).get("default_branch")
-    if not isinstance(default, str) or event.get("ref") != f"refs/heads/{default}":
-        return None
-    return default
-
-
 def plan_store(
     settings: Settings,
-    event: Mapping[str, Any],
+    event: Event,
     *,
     api: Api,
     report: Report,
@@ -92,8 +81,8 @@ def plan_store(
     branch = settings.history_branch
     if branch is None:
         return None
-    default = default_branch_push(settings, event)
-    commit = settings.sha or event.get("after")
+    default = event.push_to_default(settings.event_name)
+    commit = settings.sha or event.after
     if default is None:
         log.info(f"history: not a push to the default branch: nothing stored on {branch}")
         return None
@@ -188,7 +177,3 @@ def store_planned(plan: StorePlan, settings: Settings, api: Api, log: Log) -> No
         f"{len(stored.runs)} kept, {len(stored.pruned)} pruned, {stored.attempts} "
         f"attempt(s), {client.requests} requests, {took:.0f} ms)"
     )
-
-
-def _dict(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}

@@ -10,11 +10,12 @@
 - `guardrails`: cost, latency, tokens and secondary metrics gated beside the score;
 - `two_runs`: a second run as the baseline (renamed ids, ungated, what differs);
 - `verdict`: the one verdict every surface tells, and an accepted regression;
-- `build`: `build_report`, the stage's entry;
+- `request`: `Request`, what the statistics are asked for, checked once (the limits);
+- `build`: `build_report` and `report_for`, the stage's entry;
 - `lesson`: the seed lesson's functions on top of `build_report`.
 """
 
-from leaderboard.stats.build import METHOD, MIN_RESAMPLES, build_report
+from leaderboard.stats.build import METHOD, build_report, report_for
 from leaderboard.stats.guardrails import (
     GUARDRAIL,
     Guardrail,
@@ -27,15 +28,36 @@ from leaderboard.stats.lesson import (
     bootstrap_pairwise_diff,
     pairwise_diffs,
 )
+from leaderboard.stats.request import (
+    LIMITS,
+    MAX_RESAMPLES,
+    MAX_SEED,
+    MIN_RESAMPLES,
+    AnchorRun,
+    Baseline,
+    MissingBaseline,
+    ModelBaseline,
+    Request,
+    RunBaseline,
+)
 from leaderboard.stats.two_runs import BASELINE_MAP, parse_baseline_map
 from leaderboard.stats.verdict import accept, decide
 
 __all__ = [
     "BASELINE_MAP",
     "GUARDRAIL",
+    "LIMITS",
+    "MAX_RESAMPLES",
+    "MAX_SEED",
     "METHOD",
     "MIN_RESAMPLES",
+    "AnchorRun",
+    "Baseline",
     "Guardrail",
+    "MissingBaseline",
+    "ModelBaseline",
+    "Request",
+    "RunBaseline",
     "accept",
     "aggregate",
     "bootstrap_mean_ci",
@@ -46,4 +68,5 @@ __all__ = [
     "pairwise_diffs",
     "parse_baseline_map",
     "parse_guardrail",
+    "report_for",
 ]

@@ -10,7 +10,6 @@ The method, a rescaled, t-scaled percentile bootstrap, is described in
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -44,13 +43,20 @@ from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
     Guardrail,
-    check_guardrails,
     plan_guardrails,
     with_guardrails,
 )
+from leaderboard.stats.request import (
+    MIN_RESAMPLES,
+    MissingBaseline,
+    ModelBaseline,
+    Request,
+    RunBaseline,
+    check_settings,
+    request,
+)
 from leaderboard.stats.two_runs import (
     TwoRuns,
-    check_missing,
     label_of,
     no_baseline_run,
     two_run_gate,
@@ -58,8 +64,9 @@ from leaderboard.stats.two_runs import (
 )
 from leaderboard.stats.verdict import decide
 
+__all__ = ["METHOD", "MIN_RESAMPLES", "build_report", "check_settings", "report_for"]
+
 METHOD = "rescaled t-scaled percentile bootstrap"
-MIN_RESAMPLES = 100
 PAIR_CHUNK = 32  # pairwise differences held in memory at once (columns of B replicates)
 
 
@@ -70,34 +77,6 @@ def _generator() -> str:
         return f"leaderboard-action {version('leaderboard-action')}"
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         return f"leaderboard-action {__version__}"
-
-
-def check_settings(confidence: float, resamples: int, seed: int, margin: float) -> None:
-    """Validate the numeric settings; messages name the parameter (scipy style)."""
-    if (
-        isinstance(confidence, bool)
-        or not isinstance(confidence, (int, float))
-        or not (0.0 < confidence < 1.0)
-    ):
-        raise UsageError(
-            f"`confidence` must lie strictly between 0 and 1, got {confidence!r}"
-        )
-    if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)):
-        raise UsageError(f"`resamples` must be an integer, got {resamples!r}")
-    if resamples < MIN_RESAMPLES:
-        raise UsageError(
-            f"`resamples` must be at least {MIN_RESAMPLES} (10000 recommended), "
-            f"got {resamples}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise UsageError(f"`seed` must be a non-negative integer, got {seed!r}")
-    if (
-        isinstance(margin, bool)
-        or not isinstance(margin, (int, float))
-        or not math.isfinite(margin)
-        or margin < 0
-    ):
-        raise UsageError(f"`margin` must be a finite number >= 0, got {margin!r}")
 
 
 def _check_models(
@@ -198,7 +177,7 @@ def _warnings(d: Design, baseline_models: frozenset[str] | None = None) -> list[
     return out
 
 
-def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one call
+def build_report(
     runs: Iterable[EvalRun],
     *,
     baseline: str | None = None,
@@ -286,11 +265,50 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         Duplicate records, item- and task-level records mixed, inconsistent task fields
         (within a run or between the two runs).
     """
-    check_settings(confidence, resamples, seed, margin)
-    check_missing(baseline_missing, baseline, baseline_runs)
-    guards = check_guardrails(guardrails)
-    runs = merge_metrics(list(runs))
-    baseline_runs = None if baseline_runs is None else merge_metrics(list(baseline_runs))
+    return report_for(
+        request(
+            runs,
+            baseline=baseline,
+            candidates=candidates,
+            confidence=confidence,
+            resamples=resamples,
+            seed=seed,
+            margin=margin,
+            gate_categories=gate_categories,
+            baseline_runs=baseline_runs,
+            baseline_run=baseline_run,
+            baseline_missing=baseline_missing,
+            guardrails=guardrails,
+            anchor_runs=anchor_runs,
+            anchor_margin=anchor_margin,
+            anchor_label=anchor_label,
+            baseline_map=baseline_map,
+        )
+    )
+
+
+def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
+    """The whole report a checked `Request` asks for (see `build_report`).
+
+    Raises
+    ------
+    UsageError
+        A baseline or candidate not in the data; a model id of the runs that equals
+        a renamed baseline id.
+    InputError
+        As `build_report`.
+    """
+    confidence, resamples, seed = req.confidence, req.resamples, req.seed
+    margin, gate_categories, guards = req.margin, req.gate_categories, list(req.guardrails)
+    chosen = req.baseline
+    baseline = chosen.model if isinstance(chosen, ModelBaseline) else None
+    second = chosen if isinstance(chosen, RunBaseline) else None
+    baseline_run = None if second is None else second.run
+    baseline_map = None if second is None else second.model_map
+    baseline_missing = chosen.note if isinstance(chosen, MissingBaseline) else None
+    candidates = None if req.candidates is None else list(req.candidates)
+    runs = merge_metrics(list(req.runs))
+    baseline_runs = None if second is None else merge_metrics(list(second.runs))
     own_models = sorted({r.model_id for r in runs})  # the run's, before any join
     if baseline_runs is not None:  # the model cap counts per run
         check_sizes(runs)
@@ -301,9 +319,9 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     runs = runs if two is None else two.runs
     anchor = join_anchor(
         runs,
-        anchor_runs,
-        label=anchor_label,
-        margin=anchor_margin,
+        None if req.anchor is None else list(req.anchor.runs),
+        label=ANCHOR_LABEL if req.anchor is None else req.anchor.label,
+        margin=0.0 if req.anchor is None else req.anchor.margin,
         gated_models=own_models,
     )
     runs = anchor.runs if anchor is not None else runs

@@ -340,29 +340,13 @@ def two_runs(
     *,
     baseline_map: Mapping[str, str] | None = None,
 ) -> TwoRuns | None:
-    """The joined runs of a two-run report; None when `baseline_runs` is not given."""
+    """The joined runs of a two-run report; None when `baseline_runs` is not given.
+
+    The arguments are a checked `leaderboard.stats.request.Request`'s: which of them
+    exclude each other was settled when it was made.
+    """
     if baseline_runs is None:
-        if baseline_map:
-            raise UsageError(
-                "`baseline_map` pairs models of the results with models of "
-                "`baseline_runs`; give the baseline run's records too"
-            )
-        if baseline_run is not None:
-            raise UsageError(
-                "`baseline_run` describes `baseline_runs`; give the baseline run's "
-                "records as `baseline_runs` too"
-            )
         return None
-    if baseline is not None:
-        raise UsageError(
-            "`baseline` and `baseline_runs` exclude each other: use `baseline_runs` to "
-            "gate each model against its own row of a second run, or `baseline` to gate "
-            "the models of one run against one of them"
-        )
-    if baseline_run is not None and not isinstance(baseline_run, BaselineRun):
-        raise UsageError(
-            f"`baseline_run` must be a BaselineRun, got {type(baseline_run).__name__}"
-        )
     return join_runs(
         runs, list(baseline_runs), label_of(baseline_run), candidates, baseline_map
     )

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.action.event import resolve_target
+from leaderboard.action.event import parse_event, resolve_target
 from leaderboard.action.job import main, run
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
@@ -169,7 +169,7 @@ def test_target__pr_number_on_non_pr_events__unconfirmed(
     settings: Settings, event_name: str
 ) -> None:
     s = replace(settings, event_name=event_name, pr_number=12)
-    target = resolve_target(s, {})
+    target = resolve_target(s, parse_event({}))
     assert target.pr_number == 12
     assert target.unconfirmed
 
@@ -179,8 +179,8 @@ def test_target__pr_number_contradicting_the_pull_request_event__refused(
 ) -> None:
     s = replace(settings, pr_number=8)
     with pytest.raises(UsageError, match=r"^pr-number: #8 is not the pull request"):
-        resolve_target(s, PR_EVENT)
-    same = resolve_target(replace(settings, pr_number=7), PR_EVENT)
+        resolve_target(s, parse_event(PR_EVENT))
+    same = resolve_target(replace(settings, pr_number=7), parse_event(PR_EVENT))
     assert (same.pr_number, same.unconfirmed) == (7, False)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from leaderboard.action.comments import CommentError
+from leaderboard.action.event import parse_event
 from leaderboard.action.job import EXIT_USAGE, Target, resolve_target, run
 from leaderboard.action.settings import Settings
 from leaderboard.errors import InputError, UsageError
@@ -397,48 +398,48 @@ def test_run__two_headers_two_report_files(settings: Settings) -> None:
 
 def test_target__pull_request_target_uses_head_sha(settings: Settings) -> None:
     s = replace(settings, event_name="pull_request_target")
-    assert resolve_target(s, PR_EVENT) == Target(7, HEAD, 99)
+    assert resolve_target(s, parse_event(PR_EVENT)) == Target(7, HEAD, 99)
 
 
 def test_target__push_has_no_pull_request(settings: Settings) -> None:
-    assert resolve_target(replace(settings, event_name="push"), {}) == Target(
+    assert resolve_target(replace(settings, event_name="push"), parse_event({})) == Target(
         None, MERGE, 99
     )
 
 
 def test_target__pr_number_input_on_other_events(settings: Settings) -> None:
     s = replace(settings, event_name="workflow_dispatch", pr_number=12)
-    assert resolve_target(s, {}) == Target(12, MERGE, 99)
+    assert resolve_target(s, parse_event({})) == Target(12, MERGE, 99)
 
 
 def test_target__workflow_run_from_artifact_number(settings: Settings) -> None:
     s = replace(settings, event_name="workflow_run", pr_number=12)
     event = {"workflow_run": {"head_sha": HEAD, "pull_requests": []}}
-    assert resolve_target(s, event) == Target(12, HEAD, 99)
+    assert resolve_target(s, parse_event(event)) == Target(12, HEAD, 99)
 
 
 def test_target__workflow_run_from_event(settings: Settings) -> None:
     s = replace(settings, event_name="workflow_run")
     event = {"workflow_run": {"head_sha": HEAD, "pull_requests": [{"number": 5}]}}
-    assert resolve_target(s, event) == Target(5, HEAD, 99)
+    assert resolve_target(s, parse_event(event)) == Target(5, HEAD, 99)
 
 
 def test_target__workflow_run_without_number__no_comment(settings: Settings) -> None:
     s = replace(settings, event_name="workflow_run")
     event = {"workflow_run": {"head_sha": HEAD, "pull_requests": []}}
-    assert resolve_target(s, event).pr_number is None
+    assert resolve_target(s, parse_event(event)).pr_number is None
 
 
 def test_target__workflow_run_contradicted_number_refused(settings: Settings) -> None:
     s = replace(settings, event_name="workflow_run", pr_number=13)
     event = {"workflow_run": {"head_sha": HEAD, "pull_requests": [{"number": 5}]}}
     with pytest.raises(UsageError, match=r"^pr-number: #13 is not a pull request"):
-        resolve_target(s, event)
+        resolve_target(s, parse_event(event))
 
 
 def test_target__malformed_event_does_not_crash(settings: Settings) -> None:
     event: dict[str, Any] = {"pull_request": ["x"], "number": "7"}
-    assert resolve_target(settings, event) == Target(None, MERGE, 99)
+    assert resolve_target(settings, parse_event(event)) == Target(None, MERGE, 99)
 
 
 HOSTILE_IDS = [

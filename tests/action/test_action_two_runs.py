@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.action.baseline import choose_baseline
+from leaderboard.action.event import parse_event
 from leaderboard.action.job import compute_report
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
@@ -45,7 +46,7 @@ def _write(path: Path, drop: float, seed: int) -> None:
 
 def _compute(settings: Settings) -> Report:
     """What the action does: choose the baseline run, then build the report."""
-    choice = choose_baseline(settings, {}, lambda: None, Log(io.StringIO()))
+    choice = choose_baseline(settings, parse_event({}), lambda: None, Log(io.StringIO()))
     return compute_report(settings, choice)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard.action.comments import CommentError
-from leaderboard.action.event import resolve_target
+from leaderboard.action.event import parse_event, resolve_target
 from leaderboard.action.job import run
 from leaderboard.action.settings import Settings
 from tests.action import action_helpers
@@ -63,12 +63,14 @@ def test_target__artifact_number_unconfirmed_only_when_the_event_lists_none(
     tmp_path: Path,
 ) -> None:
     s = settings_for(tmp_path, 12)
-    assert resolve_target(s, fork_event(SHA1)).unconfirmed
+    assert resolve_target(s, parse_event(fork_event(SHA1))).unconfirmed
     listed = {"workflow_run": {"head_sha": SHA1, "pull_requests": [{"number": 12}]}}
-    assert not resolve_target(s, listed).unconfirmed
-    assert not resolve_target(replace(s, pr_number=None), listed).unconfirmed
+    assert not resolve_target(s, parse_event(listed)).unconfirmed
+    assert not resolve_target(replace(s, pr_number=None), parse_event(listed)).unconfirmed
     pr = {"pull_request": {"number": 12, "head": {"sha": SHA1}}}
-    assert not resolve_target(replace(s, event_name="pull_request"), pr).unconfirmed
+    assert not resolve_target(
+        replace(s, event_name="pull_request"), parse_event(pr)
+    ).unconfirmed
 
 
 def test_upsert__require_head_refuses_another_pull_requests_number(

@@ -7,10 +7,9 @@ import io
 import pytest
 
 from leaderboard.action.commit_status import GitHubStatuses
-from leaderboard.action.event import Target
+from leaderboard.action.event import Target, parse_event
 from leaderboard.action.merge_box import (
     CommitStatus,
-    from_fork,
     publish_status,
     read_acceptance,
 )
@@ -148,8 +147,8 @@ def test_read_acceptance__labels_that_cannot_be_read_accept_nothing(
 
 def test_from_fork__compares_the_head_repository() -> None:
     event = {"pull_request": {"head": {"repo": {"full_name": "someone/octo-repo"}}}}
-    assert from_fork(event, REPOSITORY)
+    assert parse_event(event).from_fork(REPOSITORY)
     same = {"pull_request": {"head": {"repo": {"full_name": REPOSITORY}}}}
-    assert not from_fork(same, REPOSITORY)
-    assert not from_fork({}, REPOSITORY)
-    assert not from_fork({"pull_request": {"head": {"repo": None}}}, REPOSITORY)
+    assert not parse_event(same).from_fork(REPOSITORY)
+    assert not parse_event({}).from_fork(REPOSITORY)
+    assert not parse_event({"pull_request": {"head": {"repo": None}}}).from_fork(REPOSITORY)

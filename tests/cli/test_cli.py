@@ -7,6 +7,7 @@ what the command line itself does.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -21,6 +22,7 @@ import leaderboard.stats
 from leaderboard import __version__
 from leaderboard.cli import main, write_atomic
 from leaderboard.errors import InputError, UsageError
+from leaderboard.stats import ModelBaseline, Request
 
 RECORDS = "".join(
     json.dumps({"model_id": m, "task_id": f"t{t}", "score": 0.5}) + "\n"
@@ -36,6 +38,7 @@ class FakeReport:
         self.kwargs = kwargs
         status = "regressed" if regressed else "no_regression"
         self.gate = type("Gate", (), {"regressed": regressed, "status": status})()
+        self.verdict = type("Verdict", (), {"accepted": None})()
 
     def model_dump_json(self, indent: int | None = None) -> str:
         return json.dumps({"schema_version": 1, "kwargs": self.kwargs}, indent=indent)
@@ -51,15 +54,15 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def fake_core(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """Stand-ins for build_report and render_comment that record their calls."""
+    """Stand-ins for report_for and render_comment that record their calls."""
     seen: dict[str, Any] = {"regressed": False}
 
-    def build_report(runs: Any, **kwargs: Any) -> FakeReport:
-        seen["runs"] = runs
-        seen["kwargs"] = kwargs
+    def report_for(req: Request) -> FakeReport:
+        seen["runs"] = req.runs
+        seen["request"] = dataclasses.replace(req, runs=())  # the runs: seen["runs"]
         if seen.get("fail"):
             raise InputError("mixed records", file="x.jsonl", line=3, fix="fix it")
-        return FakeReport(seen["regressed"], **kwargs)
+        return FakeReport(seen["regressed"])
 
     class CommentContext:
         pass
@@ -68,7 +71,7 @@ def fake_core(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         seen["context"] = context
         return "## leaderboard\n\n| model | mean |\n"
 
-    monkeypatch.setattr(leaderboard.stats, "build_report", build_report, raising=False)
+    monkeypatch.setattr(leaderboard.stats, "report_for", report_for, raising=False)
     monkeypatch.setattr(leaderboard.render, "CommentContext", CommentContext, raising=False)
 
     def render_with_fallback(
@@ -122,38 +125,36 @@ def test_report__prints_markdown_and_passes_options(
     out, err = capsys.readouterr()
     assert out == "## leaderboard\n\n| model | mean |\n"
     assert err == ""
-    assert fake_core["kwargs"] == {
-        "baseline": "base",
-        "baseline_runs": None,
-        "baseline_run": None,
-        "baseline_map": None,
-        "candidates": ["cand"],
-        "confidence": 0.9,
-        "resamples": 200,
-        "seed": 7,
-        "margin": 0.01,
-        "gate_categories": True,
-        "guardrails": [],
-    }
+    assert fake_core["request"] == Request(
+        runs=(),
+        baseline=ModelBaseline("base"),
+        candidates=("cand",),
+        confidence=0.9,
+        resamples=200,
+        seed=7,
+        margin=0.01,
+        gate_categories=True,
+        guardrails=(),
+        anchor=None,
+    )
     assert len(fake_core["runs"]) == 9
     assert type(fake_core["context"]).__name__ == "CommentContext"
 
 
 def test_report__defaults(data: Path, fake_core: dict[str, Any]) -> None:
     assert main(["report", str(data)]) == 0
-    assert fake_core["kwargs"] == {
-        "baseline": None,
-        "baseline_runs": None,
-        "baseline_run": None,
-        "baseline_map": None,
-        "candidates": None,
-        "confidence": 0.95,
-        "resamples": 10000,
-        "seed": 0,
-        "margin": 0.0,
-        "gate_categories": False,
-        "guardrails": [],
-    }
+    assert fake_core["request"] == Request(
+        runs=(),
+        baseline=None,
+        candidates=None,
+        confidence=0.95,
+        resamples=10000,
+        seed=0,
+        margin=0.0,
+        gate_categories=False,
+        guardrails=(),
+        anchor=None,
+    )
 
 
 def test_report__regression_exits_1(data: Path, fake_core: dict[str, Any]) -> None:
