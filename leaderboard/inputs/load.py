@@ -10,15 +10,24 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import logging
 import os
 import warnings
 from collections.abc import Iterable, Iterator
 
 from leaderboard.errors import UsageError
-from leaderboard.inputs.frameworks import TASK_WEIGHTS, FormatWarning, ReadOptions
+from leaderboard.inputs.frameworks import (
+    TASK_WEIGHTS,
+    DefaultChoice,
+    FormatWarning,
+    ReadOptions,
+)
 from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.inputs.records import EvalRun, canonical_sort, merge_metrics
 from leaderboard.inputs.sources import check_runs, collect
+
+#: Where a choice the default made is said (`DefaultChoice`): the action's log.
+log = logging.getLogger("leaderboard.inputs")
 
 
 def load_runs(
@@ -143,6 +152,9 @@ def load_runs_noting(
     The readers report a rescaled or left-out metric as a `FormatWarning`; the command
     line and the action show these as one clean line each and put them in the report's
     ``warnings`` instead of letting Python print a warning with a source line.
+    A `DefaultChoice` (which of a file's scores the default took) is no problem with
+    the files: it is said once in the log (INFO on ``leaderboard.inputs``, the files
+    that share it named together) and left out of the returned sentences.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FormatWarning)
@@ -155,12 +167,26 @@ def load_runs_noting(
             model_id=model_id,
         )
     notes: list[str] = []
+    choices: dict[str, list[str]] = {}
     for item in caught:
-        if issubclass(item.category, FormatWarning):
+        if isinstance(item.message, DefaultChoice):
+            files = choices.setdefault(item.message.text, [])
+            if item.message.file not in files:
+                files.append(item.message.file)
+        elif issubclass(item.category, FormatWarning):
             # A reader names the file as it is; a name that is not UTF-8 holds lone
             # surrogates, which no JSON report, summary or log line can carry.
             text = str(item.message)
             notes.append(text if text.isprintable() else repr(text)[1:-1])
         else:  # not ours to reword: let the caller's filters decide
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    for text, files in choices.items():
+        shown = ", ".join(files[:3]) + (
+            f" and {len(files) - 3} more" if len(files) > 3 else ""
+        )
+        log.info("%s: %s", _printable(shown), _printable(text))
     return runs, list(dict.fromkeys(notes))
+
+
+def _printable(text: str) -> str:
+    return text if text.isprintable() else repr(text)[1:-1]
