@@ -15,7 +15,7 @@ import os
 import warnings
 from collections.abc import Iterable, Iterator
 
-from leaderboard.errors import UsageError
+from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs.frameworks import (
     TASK_WEIGHTS,
     DefaultChoice,
@@ -24,6 +24,7 @@ from leaderboard.inputs.frameworks import (
 )
 from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.inputs.records import EvalRun, canonical_sort, merge_metrics
+from leaderboard.inputs.shown_paths import relative, relative_error
 from leaderboard.inputs.sources import check_runs, collect
 
 #: Where a choice the default made is said (`DefaultChoice`): the action's log.
@@ -98,12 +99,16 @@ def load_runs(
     model = check_model_id("--model-id", model_id) if model_id is not None else None
     options = ReadOptions(metrics=wanted, task_weights=task_weights, model_id=model)
     with _no_cyclic_gc():
-        runs, sources = collect(paths, format, options, root=root)
-        if task_weights == "items":
-            runs = _weigh_by_items(runs)
-        canonical_sort(runs)
-        runs = merge_metrics(runs, wanted)
-        check_runs(runs, sources)
+        try:
+            runs, sources = collect(paths, format, options, root=root)
+            if task_weights == "items":
+                runs = _weigh_by_items(runs)
+            canonical_sort(runs)
+            runs = merge_metrics(runs, wanted)
+            check_runs(runs, sources)
+        except InputError as exc:
+            relative_error(exc, root)
+            raise
     return runs
 
 
@@ -171,12 +176,13 @@ def load_runs_noting(
     for item in caught:
         if isinstance(item.message, DefaultChoice):
             files = choices.setdefault(item.message.text, [])
-            if item.message.file not in files:
-                files.append(item.message.file)
+            shown = relative(item.message.file, root)
+            if shown not in files:
+                files.append(shown)
         elif issubclass(item.category, FormatWarning):
             # A reader names the file as it is; a name that is not UTF-8 holds lone
             # surrogates, which no JSON report, summary or log line can carry.
-            text = str(item.message)
+            text = relative(str(item.message), root)
             notes.append(text if text.isprintable() else repr(text)[1:-1])
         else:  # not ours to reword: let the caller's filters decide
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
