@@ -80,7 +80,8 @@ def test_promptfoo_repeat__told_in_promptfoos_words(
     (said,) = [
         d for d in json.loads(out.read_text())["gate"]["differences"] if "per item" in d
     ]
-    assert "run 2 times per item" in said and "1 time in the baseline run" in said
+    assert "run 2 times per item" in said
+    assert "1 time in the baseline run" in said
     assert "promptfoo's --repeat" in said
     assert "(samples, Inspect's epochs)" not in said
 

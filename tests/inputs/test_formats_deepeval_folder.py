@@ -52,14 +52,16 @@ def test_folder__reads_as_one_run_cache_skipped_said_in_the_log(
     with caplog.at_level(logging.INFO, logger="leaderboard.inputs"):
         runs, notes = load_runs_noting([str(folder)])
     expected = _passed(folder / ".latest_run_full.json")
-    assert len(expected) == 6 and sum(expected.values()) == 4
+    assert len(expected) == 6
+    assert sum(expected.values()) == 4
     assert {r.item_id: r.score for r in runs} == expected
     assert {(r.model_id, r.task_id, r.metric_name) for r in runs} == {
         ("deepeval", "deepeval", "success")
     }
     assert notes == []  # nothing for the comment: this is how deepeval writes a folder
     log = "\n".join(r.getMessage() for r in caplog.records)
-    assert "left out" in log and ".deepeval-cache.json: deepeval's metric cache" in log
+    assert "left out" in log
+    assert ".deepeval-cache.json: deepeval's metric cache" in log
     assert ".latest_test_run.json: the same run as" in log
     # the default's choice (success, ExactMatch kept for guardrails): once, in the log
     assert log.count("one score per test case") == 1
