@@ -107,8 +107,6 @@ def expand(
             raise UsageError(f"not a usable path: {item!r}; give a file name or a glob")
         files = [text]
         folder = os.path.isdir(text)
-        if not folder and os.path.isfile(text):
-            check_named(text, _shown(text, root))
         if folder or (glob.has_magic(text) and not os.path.lexists(text)):
             found = expand_glob(os.path.join(text, "**", "*") if folder else text)
             files = own_files(
@@ -141,6 +139,8 @@ def expand(
             key = os.path.realpath(name)
             if root is not None:
                 _check_inside(name, key, root)
+            if name == text and os.path.isfile(name):  # named, not found by a glob
+                check_named(name, _shown(name, root))
             if key not in seen:
                 seen.add(key)
                 sources.append(Source(_shown(name, root), Path(name), ""))

@@ -276,7 +276,7 @@ def _units(held: _Held, skip: set[str]) -> dict[str, set[tuple[str, object]]]:
 
 
 #: What repeating an item is called where the records come from (each in its own words).
-REPEATS = "repeats: Inspect's epochs, promptfoo's --repeat, the records' sample field"
+REPEATS = "repeats: Inspect's epochs, promptfoo's repeat count, the records' sample field"
 
 
 def _times(counts: Iterable[int]) -> str:

@@ -82,7 +82,7 @@ def test_promptfoo_repeat__told_in_promptfoos_words(
     ]
     assert "run 2 times per item" in said
     assert "1 time in the baseline run" in said
-    assert "promptfoo's --repeat" in said
+    assert "promptfoo's repeat count" in said
     assert "(samples, Inspect's epochs)" not in said
 
 
