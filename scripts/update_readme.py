@@ -7,8 +7,12 @@ Each generated section sits between ``<!-- NAME:start -->`` and ``<!-- NAME:end 
 
 - ``demo-comment``: the pull-request comment for the bundled example, exactly as
   ``make demo`` prints it (same command line), quoted so it reads as a comment;
-- ``action-inputs`` / ``action-outputs``: tables built from ``action.yml``, so names,
-  defaults and descriptions cannot drift from what the action declares.
+- ``action-inputs-short``: the README's table of inputs, one line a cell
+  (`SUMMARIES`);
+- ``action-inputs`` / ``action-outputs`` in docs/inputs.md: the whole descriptions.
+
+All tables are built from ``action.yml``, so names, defaults and descriptions cannot
+drift from what the action declares.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from ruamel.yaml import YAML
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+INPUTS_DOC = ROOT / "docs" / "inputs.md"
 ACTION_YML = ROOT / "action.yml"
 
 # The command line of `make demo` (the Makefile's `demo` target; a test checks it).
@@ -94,8 +99,46 @@ def format_default(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def inputs_table(action: Mapping[str, Any]) -> str:
-    """The README's table of the action's inputs, in ``action.yml`` order."""
+#: The README's one-line cell for each input (docs/inputs.md has action.yml's whole
+#: description); a test checks that every input of action.yml has one, and no other.
+SUMMARIES: dict[str, str] = {
+    "results": "Result files or globs, relative to the workspace.",
+    "baseline": "Model id the others are gated against; empty: no gate.",
+    "candidates": "Model ids gated against `baseline`; empty: all others.",
+    "confidence": "Confidence level of every interval.",
+    "resamples": "Bootstrap resamples.",
+    "seed": "Random seed: the same records and seed give the same numbers.",
+    "margin": "Tolerated drop before a regression counts (0-1 scale).",
+    "fail-on-regression": "Fail the step when the gate trips.",
+    "comment": "Post or update the sticky pull request comment.",
+    "comment-header": "Tells several leaderboards on one pull request apart.",
+    "github-token": "Token for the API; never printed.",
+    "template": "A Jinja template of your own for the comment.",
+    "json-report": "Where the JSON report is written.",
+    "format": "Format of the result files: auto, records, or a framework's name.",
+    "metric": "Which of a framework's scores is the score.",
+    "task-weights": "How tasks count in a model's mean: equal or items.",
+    "model-id": "Model id for framework files that name no model.",
+    "pr-number": "Pull request to comment on when the event does not say.",
+    "gate-categories": "Also gate every category on its own.",
+    "bot-login": "Login of a GitHub App that posts the comment.",
+    "guardrails": "Cost, latency, tokens or metrics gated beside the score.",
+    "baseline-results": "A second run (main's) to gate each model against.",
+    "baseline-label": "Label of the baseline run in the comment.",
+    "history-branch": "Branch that keeps main's runs for pull requests to use.",
+    "history-keep": "How many runs `history-branch` keeps.",
+    "commit-status": "Set the verdict as a commit status on the head commit.",
+    "accept-label": "Pull request label that accepts a regression.",
+    "baseline-map": "NEW=OLD pairs for models renamed between the runs.",
+    "fail-on-undetermined": "Fail the step when the gate cannot tell.",
+    "anchor": "A kept run (a release) every model is also gated against.",
+    "anchor-margin": "Total drop allowed since the `anchor` run.",
+}
+
+
+def inputs_table(action: Mapping[str, Any], *, short: bool = False) -> str:
+    """The table of the action's inputs, in ``action.yml`` order (`short`: the
+    README's one-line cells, `SUMMARIES`)."""
     rows = ["| Input | Default | Description |", "|---|---|---|"]
     for name, raw in (action.get("inputs") or {}).items():
         spec = raw or {}
@@ -106,7 +149,8 @@ def inputs_table(action: Mapping[str, Any]) -> str:
             shown = "*empty*"
         else:
             shown = f"`{default}`"
-        rows.append(f"| `{name}` | {shown} | {_cell(spec.get('description', ''))} |")
+        text = SUMMARIES[name] if short else str(spec.get("description", ""))
+        rows.append(f"| `{name}` | {shown} | {_cell(text)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -120,8 +164,16 @@ def outputs_table(action: Mapping[str, Any]) -> str:
 
 GENERATORS: dict[str, Callable[[], str]] = {
     "demo-comment": lambda: quote(demo_comment()),
+    "action-inputs-short": lambda: inputs_table(load_action(), short=True),
     "action-inputs": lambda: inputs_table(load_action()),
     "action-outputs": lambda: outputs_table(load_action()),
+}
+#: Which file holds each generated section.
+FILES: dict[str, Path] = {
+    "demo-comment": README,
+    "action-inputs-short": README,
+    "action-inputs": INPUTS_DOC,
+    "action-outputs": INPUTS_DOC,
 }
 
 
@@ -156,22 +208,25 @@ def main(argv: list[str] | None = None) -> int:
         "--only", choices=sorted(GENERATORS), action="append", help="sections to update"
     )
     args = parser.parse_args(argv)
-    text = README.read_text(encoding="utf-8")
-    new = text
-    for name in args.only or GENERATORS:
-        new = replace_section(new, name, GENERATORS[name]())
-    if args.check:
-        if new != text:
+    drifted = False
+    for path in dict.fromkeys(FILES.values()):
+        text = path.read_text(encoding="utf-8")
+        new = text
+        for name in args.only or GENERATORS:
+            if FILES[name] == path:
+                new = replace_section(new, name, GENERATORS[name]())
+        if new == text:
+            continue
+        if args.check:
             print(
-                "README.md has drifted: run python scripts/update_readme.py",
+                f"{path.name} has drifted: run python scripts/update_readme.py",
                 file=sys.stderr,
             )
-            return 1
-        return 0
-    if new != text:
-        README.write_text(new, encoding="utf-8")
-        print(f"updated {README}")
-    return 0
+            drifted = True
+        else:
+            path.write_text(new, encoding="utf-8")
+            print(f"updated {path}")
+    return 1 if drifted else 0
 
 
 if __name__ == "__main__":

@@ -225,9 +225,8 @@ def _record_array(doc: object, shown: str) -> list[Any]:
         raise InputError(
             f"is a JSON object without `records` or `runs` (keys: {found})",
             file=shown,
-            fix="give an array of records, an object "
-            '{"records": [...]}, or pass --format inspect|lm-eval for a '
-            "framework log",
+            fix='give an array of records, an object {"records": [...]}, '
+            + reading.FORMAT_HINT,
         )
     raise InputError(
         f"must hold an array of records, got {show(doc)}",

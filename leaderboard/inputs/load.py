@@ -10,15 +10,25 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import logging
 import os
 import warnings
 from collections.abc import Iterable, Iterator
 
-from leaderboard.errors import UsageError
-from leaderboard.inputs.frameworks import TASK_WEIGHTS, FormatWarning, ReadOptions
+from leaderboard.errors import InputError, UsageError
+from leaderboard.inputs.frameworks import (
+    TASK_WEIGHTS,
+    DefaultChoice,
+    FormatWarning,
+    ReadOptions,
+)
 from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.inputs.records import EvalRun, canonical_sort, merge_metrics
+from leaderboard.inputs.shown_paths import relative, relative_error
 from leaderboard.inputs.sources import check_runs, collect
+
+#: Where a choice the default made is said (`DefaultChoice`): the action's log.
+log = logging.getLogger("leaderboard.inputs")
 
 
 def load_runs(
@@ -89,12 +99,16 @@ def load_runs(
     model = check_model_id("--model-id", model_id) if model_id is not None else None
     options = ReadOptions(metrics=wanted, task_weights=task_weights, model_id=model)
     with _no_cyclic_gc():
-        runs, sources = collect(paths, format, options, root=root)
-        if task_weights == "items":
-            runs = _weigh_by_items(runs)
-        canonical_sort(runs)
-        runs = merge_metrics(runs, wanted)
-        check_runs(runs, sources)
+        try:
+            runs, sources = collect(paths, format, options, root=root)
+            if task_weights == "items":
+                runs = _weigh_by_items(runs)
+            canonical_sort(runs)
+            runs = merge_metrics(runs, wanted)
+            check_runs(runs, sources)
+        except InputError as exc:
+            relative_error(exc, root)
+            raise
     return runs
 
 
@@ -143,6 +157,9 @@ def load_runs_noting(
     The readers report a rescaled or left-out metric as a `FormatWarning`; the command
     line and the action show these as one clean line each and put them in the report's
     ``warnings`` instead of letting Python print a warning with a source line.
+    A `DefaultChoice` (which of a file's scores the default took) is no problem with
+    the files: it is said once in the log (INFO on ``leaderboard.inputs``, the files
+    that share it named together) and left out of the returned sentences.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FormatWarning)
@@ -155,12 +172,27 @@ def load_runs_noting(
             model_id=model_id,
         )
     notes: list[str] = []
+    choices: dict[str, list[str]] = {}
     for item in caught:
-        if issubclass(item.category, FormatWarning):
+        if isinstance(item.message, DefaultChoice):
+            files = choices.setdefault(item.message.text, [])
+            shown = relative(item.message.file, root)
+            if shown not in files:
+                files.append(shown)
+        elif issubclass(item.category, FormatWarning):
             # A reader names the file as it is; a name that is not UTF-8 holds lone
             # surrogates, which no JSON report, summary or log line can carry.
-            text = str(item.message)
+            text = relative(str(item.message), root)
             notes.append(text if text.isprintable() else repr(text)[1:-1])
         else:  # not ours to reword: let the caller's filters decide
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    for text, files in choices.items():
+        shown = ", ".join(files[:3]) + (
+            f" and {len(files) - 3} more" if len(files) > 3 else ""
+        )
+        log.info("%s: %s", _printable(shown), _printable(text))
     return runs, list(dict.fromkeys(notes))
+
+
+def _printable(text: str) -> str:
+    return text if text.isprintable() else repr(text)[1:-1]

@@ -24,6 +24,27 @@ from typing import IO, Any, cast
 from leaderboard.errors import InputError
 from leaderboard.inputs.records import MEASURES, EvalRun
 
+#: The formats the `format` input (``--format``) takes that read a framework's own
+#: files (the readers are in ``leaderboard.inputs.frameworks``).
+FRAMEWORK_FORMATS: tuple[str, ...] = (
+    "inspect",
+    "lm-eval",
+    "promptfoo",
+    "evalscope",
+    "helm",
+    "livecodebench",
+    "lighteval",
+    "deepeval",
+    "swe-bench",
+)
+#: The end of the fix for a file in no format the loader told apart: every one of them.
+FORMAT_HINT = (
+    "or, for a framework's own file, set `format` (--format) to "
+    + ", ".join(FRAMEWORK_FORMATS[:-1])
+    + f" or {FRAMEWORK_FORMATS[-1]}"
+)
+
+
 GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 64 * 1024

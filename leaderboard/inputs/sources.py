@@ -23,6 +23,7 @@ from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import frameworks
 from leaderboard.inputs.csv_records import iter_csv
 from leaderboard.inputs.frameworks import FormatWarning, ReadOptions
+from leaderboard.inputs.frameworks.deepeval_folder import check_named, own_files
 from leaderboard.inputs.frameworks.inspect_log import log_identity
 from leaderboard.inputs.globbing import expand_glob
 from leaderboard.inputs.json_records import iter_json
@@ -72,7 +73,14 @@ class Source:
             )
 
 
-def _shown(text: str) -> str:
+def _shown(text: str, root: str | os.PathLike[str] | None = None) -> str:
+    """`text` as a person reads it: printable, and relative to `root` inside it (the
+    runner's checkout path, ``/home/runner/work/repo/repo``, says nothing to a
+    reviewer: ``results/run.jsonl`` is what the repository holds)."""
+    if root is not None:
+        top = os.path.abspath(root)
+        if os.path.isabs(text) and Path(text).is_relative_to(top) and text != top:
+            text = os.path.relpath(text, top)
     return text if text.isprintable() else repr(text)[1:-1]
 
 
@@ -101,12 +109,14 @@ def expand(
         folder = os.path.isdir(text)
         if folder or (glob.has_magic(text) and not os.path.lexists(text)):
             found = expand_glob(os.path.join(text, "**", "*") if folder else text)
-            files = _results_only(found.files, folder=folder)
+            files = own_files(
+                _results_only(found.files, folder=folder), lambda f: _shown(f, root)
+            )
             if found.skipped_links:
-                links = ", ".join(_shown(link) for link in found.skipped_links[:3])
+                links = ", ".join(_shown(link, root) for link in found.skipped_links[:3])
                 more = len(found.skipped_links) - 3
                 warnings.warn(
-                    f"{_shown(text)}: links to folders are not followed: {links}"
+                    f"{_shown(text, root)}: links to folders are not followed: {links}"
                     + (f" and {more} more" if more > 0 else ""),
                     FormatWarning,
                     stacklevel=2,
@@ -114,14 +124,14 @@ def expand(
             if not files and folder:
                 raise InputError(
                     "is a folder that holds no result files",
-                    file=_shown(text),
+                    file=_shown(text, root),
                     fix=f"put the results there ({', '.join(RESULT_SUFFIXES)}), or "
                     "give the files or a glob",
                 )
             if not files:
                 raise InputError(
                     "no file matches this pattern",
-                    file=_shown(text),
+                    file=_shown(text, root),
                     fix="check the pattern and the working directory, and "
                     "quote it so the shell does not expand it",
                 )
@@ -129,9 +139,11 @@ def expand(
             key = os.path.realpath(name)
             if root is not None:
                 _check_inside(name, key, root)
+            if name == text and os.path.isfile(name):  # named, not found by a glob
+                check_named(name, _shown(name, root))
             if key not in seen:
                 seen.add(key)
-                sources.append(Source(_shown(name), Path(name), ""))
+                sources.append(Source(_shown(name, root), Path(name), ""))
     return sources
 
 
@@ -209,7 +221,7 @@ def _check_inside(name: str, real: str, root: str | os.PathLike[str]) -> None:
         how = "links" if Path(lexical).is_relative_to(top) else "is"
         raise InputError(
             f"{how} outside the workspace",
-            file=_shown(name),
+            file=_shown(name, root),
             fix="give results as paths relative to the workspace, inside it "
             "(no absolute paths, no .., no links out of the checkout)",
         )
@@ -281,7 +293,7 @@ def _reader_for(source: Source, fmt: str) -> str:
             f"is in no recognised format (tried {tried})",
             file=source.shown,
             fix="name record files .json, .jsonl, .ndjson or .csv, optionally gzipped, "
-            "or pass --format",
+            + frameworks.FORMAT_HINT,
         )
     return kind
 

@@ -209,8 +209,9 @@ def log_lines(
     out = [
         LogLine(
             "info",
-            f"leaderboard: {data.models} models, {data.tasks} tasks, "
-            f"{data.records} records; intervals at {pct(report.settings.confidence)}",
+            f"leaderboard: {_counted(data.models, 'model')}, "
+            f"{_counted(data.tasks, 'task')}, {_counted(data.records, 'record')}; "
+            f"intervals at {pct(report.settings.confidence)}",
         )
     ]
     for row in report.leaderboard[:LOG_ROWS]:
@@ -253,3 +254,7 @@ def verdict_outputs(report: Report) -> Mapping[str, str]:
         "verdict": v.state,
         "verdict-text": status_description(report),
     }
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -197,6 +197,17 @@ def _undetermined_note(d: Design, shared: BoolArray, scope: str) -> str:
     lone = [d.tasks[h] for h, n in units.items() if n == 1]
     names = ", ".join(lone[:5]) + (", ..." if len(lone) > 5 else "")
     kind = d.unit_kind
+    if not units:
+        return (
+            f"the two sides share no {kind}s{where}, so this difference has nothing "
+            "to be estimated on and can neither pass nor fail; results for the same "
+            f"{kind}s (the same {kind} ids) on both sides would make it determinable"
+        )
+    if not lone:
+        return (
+            f"no spread can be estimated from the {kind}s both sides share{where}, so "
+            "this difference can neither pass nor fail"
+        )
     return (
         f"task{'s' * (len(lone) != 1)} {names}{where} hold{'s' * (len(lone) == 1)} a "
         f"single shared {kind} and no other single-{kind} task to pool with, so "

@@ -275,6 +275,10 @@ def _units(held: _Held, skip: set[str]) -> dict[str, set[tuple[str, object]]]:
     return out
 
 
+#: What repeating an item is called where the records come from (each in its own words).
+REPEATS = "repeats: Inspect's epochs, promptfoo's repeat count, the records' sample field"
+
+
 def _times(counts: Iterable[int]) -> str:
     low, high = min(counts), max(counts)
     return f"{low} time{'s' * (high != 1)}" if low == high else f"{low} to {high} times"
@@ -305,7 +309,7 @@ def _differences(
         ca, cb = a[t], b[t]
         if (min(ca), max(ca)) != (min(cb), max(cb)):
             out.append(
-                f"task {t!r} is run {_times(ca)} per item (samples, Inspect's epochs) "
+                f"task {t!r} is run {_times(ca)} per item ({REPEATS}) "
                 f"in the results and {_times(cb)} in the baseline run {label!r}: each "
                 "item is compared on the mean of its own samples"
             )
@@ -319,7 +323,8 @@ def _differences(
             shared = len(units_a & units_b)
             name = c if c == old else f"{c} (results) and {old} (baseline run)"
             out.append(
-                f"{name}: compared on the {shared} {what} both runs hold; the results "
+                f"{name}: compared on the {shared} {what if shared != 1 else what[:-1]} "
+                "both runs hold; the results "
                 f"hold {len(units_a)}, the baseline run {label!r} {len(units_b)}"
                 + ("" if not skip else " (not counting the tasks left out)")
             )

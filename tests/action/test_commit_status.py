@@ -223,12 +223,13 @@ def test_repr_hides_the_token() -> None:
     assert INSTALLATION_TOKEN not in repr(client)
 
 
-def test_readme__quotes_the_descriptions_the_code_makes_for_the_demo(
+def test_merge_box_doc__quotes_the_descriptions_the_code_makes_for_the_demo(
     demo: dict[str, list[EvalRun]],
 ) -> None:
-    """README's table of statuses is what `make demo-two-runs`' data gives."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    section = readme.split("## The verdict in the merge box", 1)[1].split("\n## ", 1)[0]
+    """docs/merge-box.md's table of statuses is what `make demo-two-runs`' data gives."""
+    doc = Path(__file__).resolve().parents[2] / "docs" / "merge-box.md"
+    section = doc.read_text("utf-8").split("# The verdict in the merge box", 1)[1]
+    section = section.split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `leaderboard`")]
     quoted = [re.findall(r"`([^`]+)`", row.split("|")[3])[0] for row in rows]
     run = BaselineRun(label="main", source="results")  # as the command line makes it

@@ -181,9 +181,10 @@ def test_different_epochs_are_stated_with_both_counts(
     code, out, _, _ = _run(capsys, tmp_path, "epochs")
     assert code == 0
     assert (
-        "- ⚠️ task 'arith' is run 1 time per item (samples, Inspect's epochs) in the "
-        "results and 3 times in the baseline run 'main': each item is compared on the "
-        "mean of its own samples\n" in out
+        "- ⚠️ task 'arith' is run 1 time per item (repeats: Inspect's epochs, "
+        "promptfoo's repeat count, the records' sample field) in the results and 3 times "
+        "in the baseline run 'main': each item is compared on the mean of its own "
+        "samples\n" in out
     )
 
 

@@ -23,6 +23,7 @@ from leaderboard.inputs import EvalRun
 from tests.docs.docs_support import ROOT, load_script
 
 README = ROOT / "README.md"
+INPUTS_DOC = ROOT / "docs" / "inputs.md"
 
 
 SCRIPT = load_script("update_readme")
@@ -110,22 +111,83 @@ def action() -> dict[str, Any]:
     return dict(SCRIPT.load_action(path))
 
 
+def _inputs_doc() -> str:
+    return INPUTS_DOC.read_text(encoding="utf-8")
+
+
 def test_readme_inputs_table__is_generated_from_action_yml(action: dict[str, Any]) -> None:
-    assert SCRIPT.section(_readme(), "action-inputs") == SCRIPT.inputs_table(action), (
+    short = SCRIPT.inputs_table(action, short=True)
+    assert SCRIPT.section(_readme(), "action-inputs-short") == short, (
         "README.md's inputs table has drifted from action.yml: "
         "run python scripts/update_readme.py"
     )
+    assert SCRIPT.section(_inputs_doc(), "action-inputs") == SCRIPT.inputs_table(action)
 
 
-def test_readme_outputs_table__is_generated_from_action_yml(action: dict[str, Any]) -> None:
-    assert SCRIPT.section(_readme(), "action-outputs") == SCRIPT.outputs_table(action)
+def test_readme_inputs_table__one_line_summary_for_every_input(
+    action: dict[str, Any],
+) -> None:
+    assert list(SCRIPT.SUMMARIES) == list(action["inputs"])
+    for name, text in SCRIPT.SUMMARIES.items():
+        assert len(text) <= 75, f"{name}: one short line, not {len(text)} characters"
+
+
+def test_outputs_table__is_generated_from_action_yml(action: dict[str, Any]) -> None:
+    assert SCRIPT.section(_inputs_doc(), "action-outputs") == SCRIPT.outputs_table(action)
+    for name in action["outputs"]:
+        assert f"`{name}`" in _h2_section(_readme(), "Add it to a workflow"), name
 
 
 def test_readme_tables__have_one_row_per_input_and_output(action: dict[str, Any]) -> None:
-    for name, key in (("action-inputs", "inputs"), ("action-outputs", "outputs")):
-        html = _html(SCRIPT.section(_readme(), name))
+    for text, name, key in (
+        (_readme(), "action-inputs-short", "inputs"),
+        (_inputs_doc(), "action-inputs", "inputs"),
+        (_inputs_doc(), "action-outputs", "outputs"),
+    ):
+        html = _html(SCRIPT.section(text, name))
         documented = re.findall(r"<tr>\n<td><code>([^<]+)</code></td>", html)
         assert documented == list(action[key]), f"{key}: one table row each, in order"
+
+
+# --- the front page: short, and one click from each chapter ----------------------
+
+#: The chapters that moved out of the README (issue 32); each is linked from it.
+CHAPTERS = (
+    "reading.md",
+    "gate-against-main.md",
+    "guardrails.md",
+    "recipes.md",
+    "frameworks.md",
+    "merge-box.md",
+    "adopting.md",
+    "forks.md",
+    "records.md",
+    "releases.md",
+    "inputs.md",
+    "statistics.md",
+    "templates.md",
+)
+
+
+def test_readme__is_a_front_page_of_at_most_350_lines() -> None:
+    assert len(_readme().splitlines()) <= 350
+
+
+def test_readme__links_every_chapter_in_one_click() -> None:
+    links = set(re.findall(r'href="docs/([^"#]+)', _html(_readme())))
+    assert set(CHAPTERS) <= links, sorted(set(CHAPTERS) - links)
+    for name in CHAPTERS:
+        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        assert text.startswith("# "), name
+
+
+def test_readme__the_demo_comment_is_folded_into_details() -> None:
+    text = _readme()
+    start = text.index("<!-- demo-comment:start -->")
+    assert text.rfind("<details>", 0, start) > text.rfind("</details>", 0, start)
+    end = text.index("<!-- demo-comment:end -->")
+    assert text[end:].split("\n")[1:3] == ["", "</details>"]  # the fold closes after it
+    assert start > text.index("docs/img/comment-light.png")
 
 
 def test_readme_workflow__is_valid_and_uses_only_declared_inputs(
@@ -173,8 +235,8 @@ def test_readme_set_up__gives_exactly_make_demo_and_make_test() -> None:
     assert commands == ["make demo", "make test"]
 
 
-def test_readme_record_fields__are_the_fields_of_evalrun() -> None:
-    section = _h2_section(_readme(), "Input records")
+def test_records_doc_fields__are_the_fields_of_evalrun() -> None:
+    section = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
     documented = re.findall(r"^\| `(\w+)` \|", section, re.M)
     assert documented == [f.name for f in dataclasses.fields(EvalRun)]
 

@@ -135,9 +135,10 @@ def test_different_epochs_are_stated_with_both_counts() -> None:
     main = _items("m", 20, samples=3)
     report = build_report(pr, baseline_runs=main, baseline_run=MAIN, resamples=500)
     assert (
-        "task 't' is run 1 time per item (samples, Inspect's epochs) in the results and "
-        "3 times in the baseline run 'main': each item is compared on the mean of its "
-        "own samples" in report.gate.differences
+        "task 't' is run 1 time per item (repeats: Inspect's epochs, promptfoo's "
+        "repeat count, the records' sample field) in the results and 3 times in the "
+        "baseline run 'main': each item is compared on the mean of its own samples"
+        in report.gate.differences
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from leaderboard.inputs import reading
 from leaderboard.inputs.frameworks import (
     evalscope,
     helm,
@@ -21,7 +22,7 @@ from leaderboard.inputs.frameworks import (
     lm_eval_samples,
     promptfoo,
 )
-from leaderboard.inputs.frameworks._common import FormatWarning
+from leaderboard.inputs.frameworks._common import DefaultChoice, FormatWarning
 from leaderboard.inputs.frameworks.deepeval import read_deepeval
 from leaderboard.inputs.frameworks.deepeval import sniff as _sniff_deepeval
 from leaderboard.inputs.frameworks.inspect_log import read_inspect
@@ -32,25 +33,18 @@ from leaderboard.inputs.frameworks.swebench import sniff as _sniff_swebench
 from leaderboard.inputs.records import EvalRun
 
 __all__ = [
+    "FORMAT_HINT",
     "FRAMEWORK_FORMATS",
     "TASK_WEIGHTS",
+    "DefaultChoice",
     "FormatWarning",
     "ReadOptions",
     "read",
     "sniff",
 ]
 
-FRAMEWORK_FORMATS: tuple[str, ...] = (
-    "inspect",
-    "lm-eval",
-    "promptfoo",
-    "evalscope",
-    "helm",
-    "livecodebench",
-    "lighteval",
-    "deepeval",
-    "swe-bench",
-)
+FRAMEWORK_FORMATS = reading.FRAMEWORK_FORMATS
+FORMAT_HINT = reading.FORMAT_HINT
 
 
 def sniff(path: Path, head: bytes) -> str | None:  # noqa: PLR0911 - one per framework

@@ -30,6 +30,25 @@ class FormatWarning(UserWarning):
     """
 
 
+class DefaultChoice(FormatWarning):
+    """A choice the reader's default made (which of a file's scores is the score).
+
+    Not a problem with the file: ``load_runs_noting`` says it once in the log (the
+    logger ``leaderboard.inputs``, INFO), files with the same choice together, and
+    keeps it out of the report's warnings (and so out of the comment).
+    """
+
+    def __init__(self, file: str, text: str) -> None:
+        super().__init__(f"{file}: {text}")
+        self.file = file
+        self.text = text
+
+
+def counted(n: int, word: str) -> str:
+    """``1 instance``, ``2 instances``: `n` and `word`, plural unless `n` is 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def short(value: object, limit: int = 60) -> str:
     """``repr(value)`` cut to `limit` characters, on one line."""
     text = repr(value)

@@ -54,7 +54,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json, short
+from leaderboard.inputs.frameworks._common import (
+    DefaultChoice,
+    FormatWarning,
+    item_run,
+    load_json,
+    short,
+)
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
 from leaderboard.inputs.records import EvalRun
 
@@ -388,10 +394,9 @@ def _warn(
         )
     others = [name for name in present if name != metric]
     if others and metric == SUCCESS:
-        warnings.warn(
-            f"{shown}: one score per test case, {SUCCESS} (every metric passed); the "
-            "metric scores are left out of it (choose one with --metric) and kept for "
-            f"--guardrail: {', '.join(others)}",
-            FormatWarning,
-            stacklevel=3,
+        text = (
+            f"one score per test case, {SUCCESS} (every metric passed); the metric "
+            "scores are left out of it (choose one with --metric) and kept for "
+            f"--guardrail: {', '.join(others)}"
         )
+        warnings.warn(DefaultChoice(shown, text), stacklevel=3)

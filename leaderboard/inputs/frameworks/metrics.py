@@ -29,7 +29,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from leaderboard.errors import InputError, UsageError
-from leaderboard.inputs.frameworks._common import FormatWarning, finite_number
+from leaderboard.inputs.frameworks._common import (
+    DefaultChoice,
+    FormatWarning,
+    finite_number,
+)
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
 TASK_WEIGHTS = ("equal", "items")
@@ -261,7 +265,10 @@ class Notes:
             text = (
                 names[0] if kind == self.GROUPS else f"{kind}: {listed or ', '.join(names)}"
             )
-            warnings.warn(f"{self.shown}: {text}", FormatWarning, stacklevel=4)
+            if kind == self.OTHERS:
+                warnings.warn(DefaultChoice(self.shown, text), stacklevel=4)
+            else:
+                warnings.warn(f"{self.shown}: {text}", FormatWarning, stacklevel=4)
 
 
 def compact(names: list[str], listed: int = 3) -> str:

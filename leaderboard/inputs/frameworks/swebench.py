@@ -29,7 +29,8 @@ SWE-bench's own resolved rate over ``total_instances``.
 - ``model_id``: the run report's file name before its last ``.<run_id>.json`` (so a
   model with dots, ``gpt-4.1``, keeps them; a run id with dots would not); the folder
   above the instance folder for a ``report.json``; else the ``model-id`` setting, else
-  ``agent``.
+  ``agent``. The harness writes ``/`` as ``__`` in those names; it is given back
+  (``acme__agent.run1.json`` is ``acme/agent``).
 - ``task_id``: ``swe-bench`` (``multi-swe-bench`` for Multi-SWE-bench ids, the subset,
   e.g. ``swe-bench_verified``, for an sb-cli report).
 - ``item_id``: the instance id; ``category`` ``general``: a category belongs to a task
@@ -44,7 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json
+from leaderboard.inputs.frameworks._common import (
+    FormatWarning,
+    counted,
+    item_run,
+    load_json,
+)
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 from leaderboard.inputs.records import EvalRun
 
@@ -100,7 +106,13 @@ def _model_from_name(path: Path, default: str) -> str:
     for suffix in (".gz", ".json"):
         name = name.removesuffix(suffix)
     model, dot, _ = name.rpartition(".")
-    return model if dot and model else default
+    return _as_harness_had_it(model) if dot and model else default
+
+
+def _as_harness_had_it(name: str) -> str:
+    """The model id the harness was given: it names files and folders after
+    ``model_name_or_path.replace("/", "__")`` (``acme/agent`` -> ``acme__agent``)."""
+    return name.replace("__", "/")
 
 
 def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
@@ -168,7 +180,8 @@ def _read_instances(
                 fix=FIX_RUN,
             )
         parent = path.parent
-        model = parent.parent.name if parent.name == instance and parent.parent.name else ""
+        folder = parent.parent.name if parent.name == instance else ""
+        model = _as_harness_had_it(folder) if folder else ""
         model = model or default
         runs.append(_record(model, _task(instance), instance, entry["resolved"]))
     if not runs:
@@ -279,13 +292,14 @@ def _warn_run(
     for what, ids in left_out.items():
         if ids:
             warnings.warn(
-                f"{shown}: {len(ids)} instances left out, {what}: {_listed(ids)}",
+                f"{shown}: {counted(len(ids), 'instance')} left out, {what}: "
+                f"{_listed(ids)}",
                 FormatWarning,
                 stacklevel=4,
             )
     total = data.get("total_instances")
     submitted = data.get("submitted_instances", len(data.get("submitted_ids", [])))
-    text = f"{shown}: {scored} instances scored ({resolved} resolved)"
+    text = f"{shown}: {counted(scored, 'instance')} scored ({resolved} resolved)"
     if isinstance(submitted, int) and not isinstance(submitted, bool):
         text += f" of {submitted} submitted"
     if isinstance(total, int) and not isinstance(total, bool) and total > 0:
@@ -294,5 +308,6 @@ def _warn_run(
             f"rate over those is {resolved}/{total} = {resolved / total:.1%}"
         )
     if incomplete:
-        text += f"; {len(incomplete)} instances were not run (incomplete)"
+        were = "was" if len(incomplete) == 1 else "were"
+        text += f"; {counted(len(incomplete), 'instance')} {were} not run (incomplete)"
     warnings.warn(text, FormatWarning, stacklevel=4)
