@@ -187,6 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 0.0)",
     )
     gate.add_argument(
+        "--max-drop",
+        default="0.05",
+        metavar="DROP",
+        help="a comparison passes only when its interval rules out a drop this large "
+        "(never below --margin); otherwise it cannot tell (default: 0.05)",
+    )
+    gate.add_argument(
         "--guardrail",
         action="append",
         metavar="NAME:TOLERANCE",
@@ -362,6 +369,7 @@ def _baseline_run(args: argparse.Namespace) -> BaselineRun | None:
 def _report(args: argparse.Namespace) -> int:
     confidence = _float("--confidence", args.confidence, low=0.0, high=1.0, open_low=True)
     margin = _float("--margin", args.margin, low=0.0, high=1.0, open_low=False)
+    max_drop = _float("--max-drop", args.max_drop, low=0.0, high=1.0, open_low=True)
     resamples = _int("--resamples", args.resamples, low=100, high=MAX_RESAMPLES)
     seed = _int("--seed", args.seed, low=0, high=2**63 - 1)
     json_path = _check_target("--json", args.json)
@@ -435,6 +443,7 @@ def _report(args: argparse.Namespace) -> int:
             resamples=resamples,
             seed=seed,
             margin=margin,
+            max_drop=max_drop,
             gate_categories=args.gate_categories,
             guardrails=guardrails,
             **anchor,

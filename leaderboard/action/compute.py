@@ -96,6 +96,7 @@ def _build(
         resamples=settings.resamples,
         seed=settings.seed,
         margin=settings.margin,
+        max_drop=settings.max_drop,
         gate_categories=settings.gate_categories,
         guardrails=settings.guardrails,
         baseline_runs=choice.runs if choice is not None and second else None,

@@ -48,6 +48,7 @@ from leaderboard.stats.guardrails import (
     plan_guardrails,
     with_guardrails,
 )
+from leaderboard.stats.ruled_out import DEFAULT_MAX_DROP, check_max_drop
 from leaderboard.stats.two_runs import (
     TwoRuns,
     check_missing,
@@ -216,6 +217,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
     anchor_margin: float = 0.0,
     anchor_label: str = ANCHOR_LABEL,
     baseline_map: Mapping[str, str] | None = None,
+    max_drop: float = DEFAULT_MAX_DROP,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -237,6 +239,10 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         Seed of the replicates; with the set of records it fixes every number.
     margin : float
         Tolerated drop: a comparison regresses when its interval lies below ``-margin``.
+    max_drop : float
+        A score comparison passes only when its interval rules out a drop of this
+        much (its lower end at or above ``-max_drop``; raised to `margin` when
+        below it); otherwise it cannot tell (`leaderboard.stats.ruled_out`).
     gate_categories : bool
         Also gate every category (Bonferroni over all comparisons).
     baseline_runs : iterable of EvalRun, optional
@@ -287,6 +293,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         (within a run or between the two runs).
     """
     check_settings(confidence, resamples, seed, margin)
+    max_drop = check_max_drop(max_drop, margin)
     check_missing(baseline_missing, baseline, baseline_runs)
     guards = check_guardrails(guardrails)
     runs = merge_metrics(list(runs))
@@ -424,6 +431,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         rep=rep,
         confidence=confidence,
         margin=margin,
+        max_drop=max_drop,
     )
     gate = _finish_gate(
         with_guardrails(gate, guard), two, baseline_run, baseline_missing, anchor
@@ -435,6 +443,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
             resamples=int(resamples),
             seed=int(seed),
             margin=float(margin),
+            max_drop=max_drop,
             method=METHOD,
             unit=d.unit_kind,  # type: ignore[arg-type]
             baseline=baseline,
@@ -455,7 +464,7 @@ def build_report(  # noqa: PLR0915 - the stage's one entry: each step is one cal
         leaderboard=rows,
         pairwise=pairwise,
         gate=gate,
-        verdict=decide(gate),
+        verdict=decide(gate, d.unit_kind),
         warnings=([] if two is None else two.differences)
         + _warnings(d, None if two is None else two.baseline_models),
     )
