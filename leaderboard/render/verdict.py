@@ -178,14 +178,14 @@ def not_ruled_out_text(v: Verdict, *, short: bool = False) -> str:
     """``a drop as large as 0.407 is not ruled out; about 1,300 items would rule out
     0.050`` (and the samples per item, when they alone would do it), or "" when the
     verdict is not a score comparison that cannot tell with an interval. `short`: the
-    commit status's words (``a drop of 0.407 not ruled out, about 1,300 items would
-    rule out 0.050``), to fit its 140 characters."""
+    commit status's words (``a drop of 0.407 not ruled out, ~1,300 items would rule
+    out 0.050``), to fit its 140 characters."""
     if v.state != "cannot_tell" or v.units_needed is None or v.ruled_out is None:
         return ""
     kind = (v.unit_kind or "item") + ("s" if v.units_needed != 1 else "")
     if short:
         return (
-            f"a drop of {num(v.ruled_out)} not ruled out, about "
+            f"a drop of {num(v.ruled_out)} not ruled out, ~"
             f"{count(v.units_needed)} {kind} would rule out {num(v.max_drop)}"
         )
     text = (

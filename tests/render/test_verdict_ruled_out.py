@@ -61,7 +61,7 @@ def test_cannot_tell__what_is_not_ruled_out_and_how_many_items_would_do_it() -> 
     )
     assert status_description(report) == (
         "cannot tell: score -0.143 [-0.403, 0.122] vs base, not a pass: a drop of "
-        "0.403 not ruled out, about 1,100 items would rule out 0.050"
+        "0.403 not ruled out, ~1,100 items would rule out 0.050"
     )
     assert len(status_description(report)) <= 140
     (line,) = [x for x in log_lines(report, failing=True) if "verdict:" in x.text]
