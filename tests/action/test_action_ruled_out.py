@@ -82,8 +82,7 @@ def test_swebench_pair__21_shared__cannot_tell_on_every_surface(
     assert status["state"] == "success"
     assert status["description"].startswith("cannot tell: score -0.143 [")
     assert status["description"].endswith(
-        f"a drop of {drop} not ruled out, ~{v['units_needed']:,} items would rule out "
-        "0.050"
+        f"a drop of {drop} not ruled out, ~{v['units_needed']:,} items would rule out 0.050"
     )
     assert job.outputs()["gate-status"] == "undetermined"
     assert job.outputs()["verdict"] == "cannot_tell"
