@@ -195,6 +195,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: 0.0)",
     )
     gate.add_argument(
+        "--max-drop",
+        default="0.05",
+        metavar="DROP",
+        help="a comparison passes only when its interval rules out a drop this large "
+        "(never below --margin); otherwise it cannot tell (default: 0.05)",
+    )
+    gate.add_argument(
         "--guardrail",
         action="append",
         metavar="NAME:TOLERANCE",
@@ -375,6 +382,7 @@ def _numbers(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "confidence": _float("--confidence", args.confidence, LIMITS["confidence"]),
         "margin": _float("--margin", args.margin, LIMITS["margin"]),
+        "max_drop": _float("--max-drop", args.max_drop, LIMITS["max_drop"]),
         "resamples": _int("--resamples", args.resamples, LIMITS["resamples"]),
         "seed": _int("--seed", args.seed, LIMITS["seed"]),
     }

@@ -237,9 +237,33 @@ class GateComparison(_Model):
     shared_units: int = 0
     status: Literal["regressed", "no_regression", "undetermined"] = Field(
         default="no_regression",
-        description='"undetermined": the data cannot estimate the spread of this '
-        "difference, so it can neither pass nor fail (never shown as a pass); "
+        description='"undetermined": the data cannot tell (never shown as a pass): '
+        "either no spread can be estimated (`interval` false), or, for the score, "
+        "the interval neither lies below -margin nor rules out a drop of `max_drop`; "
+        '"no_regression" for the score only when ci_lo >= -max_drop; '
         '"regressed" exactly when `regressed`',
+    )
+    interval: bool = Field(
+        default=True,
+        description="false when no spread can be estimated: ci_lo and ci_hi are then "
+        "the whole range, and no interval is shown",
+    )
+    max_drop: float | None = Field(
+        default=None,
+        description="score comparisons: the drop a pass must rule out (the report's "
+        "max_drop, never below this comparison's margin); null for guardrails",
+    )
+    units_needed: int | None = Field(
+        default=None,
+        description="a score comparison that cannot tell: about how many units "
+        "(items, clusters or tasks: settings.unit) of the same spread would rule out "
+        "`max_drop` 80% of the time if nothing changed; null otherwise",
+    )
+    epochs_needed: int | None = Field(
+        default=None,
+        description="with several samples per item, when more samples alone can do "
+        "it: about how many samples per item, on the same items, would rule out "
+        "`max_drop` 80% of the time if nothing changed; null otherwise",
     )
     note: str | None = Field(
         default=None,
@@ -277,6 +301,14 @@ class GateComparison(_Model):
     @classmethod
     def _status_from_regressed(cls, data: object) -> object:
         # `regressed` decides: status "regressed" exactly when it is true.
+        if (
+            isinstance(data, dict)
+            and "interval" not in data
+            and data.get("status") == "undetermined"
+            and data.get("ci_lo", 0.0) <= -1.0
+            and data.get("ci_hi", 0.0) >= 1.0
+        ):  # the whole range: no spread was estimated, there is no interval
+            data = {**data, "interval": False}
         if isinstance(data, dict) and "regressed" in data:
             status = data.get("status")
             if data["regressed"]:
@@ -522,6 +554,29 @@ class Verdict(_Model):
         description='the interval rules out a drop ("%": an increase) larger than '
         "this, in the unit of `estimate`; null when regressed or without an interval",
     )
+    max_drop: float | None = Field(
+        default=None,
+        description="score: the drop a pass must rule out (a cannot-tell states "
+        "that it is not ruled out); null for other measures",
+    )
+    units_needed: int | None = Field(
+        default=None,
+        description="cannot tell: about how many units (`unit_kind`) would rule out "
+        "`max_drop` 80% of the time if nothing changed; null otherwise",
+    )
+    unit_kind: str | None = Field(
+        default=None, description='"item", "cluster" or "task": what `units_needed` counts'
+    )
+    epochs_needed: int | None = Field(
+        default=None,
+        description="cannot tell, several samples per item: about how many samples "
+        "per item on the same items would do it, when they alone can; else null",
+    )
+    improved: bool = Field(
+        default=False,
+        description="the score's interval lies wholly above 0: an improvement beyond "
+        "noise (never a failure)",
+    )
     detectable_drop: float | None = Field(
         default=None,
         description="smallest true drop the suite detects 80% of the time (score "
@@ -546,6 +601,11 @@ class ReportSettings(_Model):
     resamples: int
     seed: int
     margin: float
+    max_drop: float = Field(
+        default=0.05,
+        description="a score comparison passes only when its interval rules out a "
+        "drop of this much (never below margin); otherwise it cannot tell",
+    )
     method: str = Field(description="how the intervals are computed")
     unit: Literal["task", "item", "cluster"] = Field(
         description="what the bootstrap resamples"

@@ -133,6 +133,7 @@ SUMMARIES: dict[str, str] = {
     "fail-on-undetermined": "Fail the step when the gate cannot tell.",
     "anchor": "A kept run (a release) every model is also gated against.",
     "anchor-margin": "Total drop allowed since the `anchor` run.",
+    "max-drop": "The drop a pass must rule out (default 0.05 on the 0-1 scale).",
 }
 
 

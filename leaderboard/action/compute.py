@@ -112,6 +112,7 @@ def _build(
             resamples=settings.resamples,
             seed=settings.seed,
             margin=settings.margin,
+            max_drop=settings.max_drop,
             gate_categories=settings.gate_categories,
             guardrails=settings.guardrails,
             anchor=anchor,

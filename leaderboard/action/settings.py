@@ -105,6 +105,16 @@ def parse_margin(name: str, raw: str) -> float:
     return value
 
 
+def parse_max_drop(name: str, raw: str) -> float:
+    """Parse the drop a pass must rule out: a number in (0, 1], on the score's scale."""
+    value = _float(name, raw)
+    if not 0.0 < value <= 1.0:
+        raise UsageError(
+            f"{name}: must be above 0 and at most 1 (scores lie in [0, 1]), got {raw!r}"
+        )
+    return value
+
+
 def _float(name: str, raw: str) -> float:
     try:
         value = float(raw)
@@ -337,6 +347,7 @@ INPUTS: tuple[Input, ...] = (
     Input("fail-on-undetermined", "false", parse_bool),
     Input("anchor", "", parse_anchor),
     Input("anchor-margin", "0", parse_margin),
+    Input("max-drop", "0.05", parse_max_drop),
 )
 
 
@@ -379,6 +390,7 @@ class Settings:
     fail_on_undetermined: bool = False
     anchor: str | None = None  # a commit or tag whose run on history-branch is the anchor
     anchor_margin: float = 0.0
+    max_drop: float = 0.05  # a pass rules out a drop this large (CONTRACT.md 13)
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"

@@ -50,6 +50,7 @@ class GateRowView:
     hi: float
     mdr: float | None  # None: cannot be estimated
     status: str
+    interval: bool = True  # False: no spread could be estimated, none is shown
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ def gate_rows(comps: list[GateComparison]) -> list[GateRowView]:
             hi=c.ci_hi,
             mdr=_mdr(c),
             status=c.status,
+            interval=c.interval,
         )
         for c in ranked
     ]
@@ -347,7 +349,7 @@ def _moved_text(n_moved: int, total: int) -> str:
 
 def gate_plot(comps: list[GateComparison], margin: float) -> str | None:
     """The difference plot of the gate's comparisons, fenced; None without any."""
-    if not any(c.status != "undetermined" for c in comps):
+    if not any(c.interval for c in comps):
         return None
     scoped = any(c.scope != "overall" for c in comps)
     order = {"regressed": 0, "undetermined": 1, "no_regression": 2}
@@ -361,8 +363,8 @@ def gate_plot(comps: list[GateComparison], margin: float) -> str | None:
                 else " · " + c.scope.removeprefix("category:")
             ),
             diff=c.diff_mean,
-            lo=None if c.status == "undetermined" else c.ci_lo,
-            hi=None if c.status == "undetermined" else c.ci_hi,
+            lo=c.ci_lo if c.interval else None,
+            hi=c.ci_hi if c.interval else None,
         )
         for c in comps
     ]

@@ -28,7 +28,9 @@ from leaderboard.render.escape import plain_text
 from leaderboard.render.numbers import num, pct, signed
 from leaderboard.render.verdict import (
     has_interval,
+    improved_text,
     measure_word,
+    not_ruled_out_text,
     ruled_out_text,
     tolerance_text,
     verdict_numbers,
@@ -136,9 +138,12 @@ def verdict_text(report: Report, *, limit: int | None = None) -> str:  # noqa: P
             verdict_numbers(v) if has_interval(v) else f"{signed(v.estimate)}, no interval"
         )
         text = f"cannot tell: {head} {numbers} vs {vs}{_more(v)}, not a pass"
-        return _with_reason(text, v.reason, MAX_DESCRIPTION_CHARS)
+        return _with_reason(
+            text, not_ruled_out_text(v, short=True) or v.reason, MAX_DESCRIPTION_CHARS
+        )
     detects = _detects(v.detectable_drop) if v.measure == "score" else ""
-    return f"no regression: {head} {verdict_numbers(v)} vs {vs}{_more(v)}{detects}"
+    gain = ", improved beyond noise" if improved_text(v) else ""
+    return f"no regression: {head} {verdict_numbers(v)} vs {vs}{_more(v)}{gain}{detects}"
 
 
 def _detects(mdr: float | None) -> str:
@@ -240,6 +245,9 @@ def log_lines(
     ruled = ruled_out_text(v)
     if ruled and v.state == "no_regression":
         out.append(LogLine("info", f"  {ruled} at {pct(v.level)}"))
+    gain = improved_text(v)
+    if gain and v.state == "no_regression":
+        out.append(LogLine("info", f"  {gain}"))
     return out + _comparison_line(report)
 
 

@@ -24,9 +24,11 @@ __all__ = [
     "detects_text",
     "esc_id",
     "has_interval",
+    "improved_text",
     "measure_word",
     "model_change_text",
     "named_comparison",
+    "not_ruled_out_text",
     "others_text",
     "ruled_out_text",
     "scope_text",
@@ -172,6 +174,46 @@ def ruled_out_text(v: Verdict) -> str:
     return f"a drop larger than {num(v.ruled_out)} is ruled out"
 
 
+def not_ruled_out_text(v: Verdict, *, short: bool = False) -> str:
+    """``a drop as large as 0.407 is not ruled out; about 1,300 items would rule out
+    0.050`` (and the samples per item, when they alone would do it), or "" when the
+    verdict is not a score comparison that cannot tell with an interval. `short`: the
+    commit status's words (``a drop of 0.407 not ruled out, ~1,300 items would rule
+    out 0.050``), to fit its 140 characters."""
+    if v.state != "cannot_tell" or v.units_needed is None or v.ruled_out is None:
+        return ""
+    kind = (v.unit_kind or "item") + ("s" if v.units_needed != 1 else "")
+    if short:
+        return (
+            f"a drop of {num(v.ruled_out)} not ruled out, ~"
+            f"{count(v.units_needed)} {kind} would rule out {num(v.max_drop)}"
+        )
+    text = (
+        f"a drop as large as {num(v.ruled_out)} is not ruled out; about "
+        f"{count(v.units_needed)} {kind} would rule out {num(v.max_drop)}"
+    )
+    if v.epochs_needed is not None:
+        text += f", or about {count(v.epochs_needed)} samples per item on the same items"
+    return text
+
+
+LARGE_GAIN = 0.10  # a gain this large (0-1 scale) beyond noise is worth a look
+
+
+def improved_text(v: Verdict) -> str:
+    """``an improvement beyond noise`` for a score interval wholly above 0; a large
+    one is flagged as worth a look (a broken answer extractor or grader, or leaked
+    answers, show up as sudden gains). Never a failure."""
+    if not v.improved:
+        return ""
+    if (v.estimate or 0.0) >= LARGE_GAIN:
+        return (
+            "an improvement beyond noise, large and sudden enough to be worth a look "
+            "(a changed grader or answer extractor shows up this way)"
+        )
+    return "an improvement beyond noise"
+
+
 OTHERS_WORDS = {
     "regressed": "regressed",
     "no_regression": "with no regression",
@@ -275,6 +317,12 @@ def verdict(
             f"{tolerance_text(v)}{more}{detects}.{link}"
         )
     if v.state == "cannot_tell":
+        not_ruled = not_ruled_out_text(v)
+        if not_ruled:
+            return (
+                f"{lead} **Cannot tell**{at}: {_pair(v)}, {what} {verdict_numbers(v)}: "
+                f"{not_ruled}{more}. Not a pass.{link}"
+            )
         why = _why(v.reason, "the data cannot tell")
         numbers = (
             verdict_numbers(v) if has_interval(v) else f"{signed(v.estimate)}, no interval"
@@ -284,9 +332,11 @@ def verdict(
             f"{detects}. Not a pass.{link}"
         )
     ruled = ruled_out_text(v)
+    gain = improved_text(v)
     return (
         f"{lead} **No regression**{at}: {_pair(v)}, {what} {verdict_numbers(v)}"
-        f"{tolerated_text(v)}{more}{'; ' + ruled if ruled else ''}{detects}.{link}"
+        f"{tolerated_text(v)}{more}{'; ' + ruled if ruled else ''}"
+        f"{'; ' + gain if gain else ''}{detects}.{link}"
     )
 
 

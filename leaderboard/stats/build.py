@@ -55,6 +55,7 @@ from leaderboard.stats.request import (
     check_settings,
     request,
 )
+from leaderboard.stats.ruled_out import DEFAULT_MAX_DROP
 from leaderboard.stats.two_runs import (
     TwoRuns,
     label_of,
@@ -195,6 +196,7 @@ def build_report(
     anchor_margin: float = 0.0,
     anchor_label: str = ANCHOR_LABEL,
     baseline_map: Mapping[str, str] | None = None,
+    max_drop: float = DEFAULT_MAX_DROP,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -216,6 +218,10 @@ def build_report(
         Seed of the replicates; with the set of records it fixes every number.
     margin : float
         Tolerated drop: a comparison regresses when its interval lies below ``-margin``.
+    max_drop : float
+        A score comparison passes only when its interval rules out a drop of this
+        much (its lower end at or above ``-max_drop``; raised to `margin` when
+        below it); otherwise it cannot tell (`leaderboard.stats.ruled_out`).
     gate_categories : bool
         Also gate every category (Bonferroni over all comparisons).
     baseline_runs : iterable of EvalRun, optional
@@ -274,6 +280,7 @@ def build_report(
             resamples=resamples,
             seed=seed,
             margin=margin,
+            max_drop=max_drop,
             gate_categories=gate_categories,
             baseline_runs=baseline_runs,
             baseline_run=baseline_run,
@@ -300,6 +307,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
     """
     confidence, resamples, seed = req.confidence, req.resamples, req.seed
     margin, gate_categories, guards = req.margin, req.gate_categories, list(req.guardrails)
+    max_drop = req.max_drop
     chosen = req.baseline
     baseline = chosen.model if isinstance(chosen, ModelBaseline) else None
     second = chosen if isinstance(chosen, RunBaseline) else None
@@ -442,6 +450,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         rep=rep,
         confidence=confidence,
         margin=margin,
+        max_drop=max_drop,
     )
     gate = _finish_gate(
         with_guardrails(gate, guard), two, baseline_run, baseline_missing, anchor
@@ -453,6 +462,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
             resamples=int(resamples),
             seed=int(seed),
             margin=float(margin),
+            max_drop=max_drop,
             method=METHOD,
             unit=d.unit_kind,  # type: ignore[arg-type]
             baseline=baseline,
@@ -473,7 +483,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         leaderboard=rows,
         pairwise=pairwise,
         gate=gate,
-        verdict=decide(gate),
+        verdict=decide(gate, d.unit_kind),
         warnings=([] if two is None else two.differences)
         + _warnings(d, None if two is None else two.baseline_models),
     )

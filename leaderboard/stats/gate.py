@@ -48,6 +48,7 @@ from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import MAX_T, family_intervals
 from leaderboard.stats.noise import in_context
 from leaderboard.stats.quantiles import t_ppf
+from leaderboard.stats.ruled_out import needed, not_ruled_out_note
 from leaderboard.stats.skew import skew_caveat
 from leaderboard.stats.where import (
     Planned,
@@ -228,8 +229,14 @@ def read_gate(
     rep: Replicates,
     confidence: float,
     margin: float,
+    max_drop: float = 0.05,
 ) -> Gate:
     """The gate's verdicts from the shared replicates: the score block.
+
+    Three states (`leaderboard.stats.ruled_out`): regressed when the interval lies
+    below ``-margin``, no regression only when its lower end is at or above
+    ``-max_drop`` (never below the comparison's margin), else undetermined, its note
+    saying what is not ruled out and about how many units would rule it out.
 
     The ``m`` score comparisons (anchor comparisons included) hold ``confidence`` for
     their family by max-T, whatever else is gated: guardrails take a second budget
@@ -277,6 +284,7 @@ def read_gate(
         if p.anchor_margin is not None:
             scope = "anchor"
         regressed = bool(hi[j] < -mj)
+        md = max(max_drop, mj)
         mdr: float | None = None
         note: str | None = None
         status: Literal["regressed", "no_regression", "undetermined"]
@@ -284,7 +292,13 @@ def read_gate(
             status = "undetermined"
             note = _undetermined_note(d, shared, scope)
         else:
-            status = "regressed" if regressed else "no_regression"
+            status = (
+                "regressed"
+                if regressed
+                else "no_regression"
+                if lo[j] >= -md
+                else "undetermined"
+            )
             dfj = float(diff_df[j])
             a1, a2 = added_variance(plan, d, p, shared)
             mdr = detectable_drop(
@@ -305,6 +319,28 @@ def read_gate(
         in_scope = np.ones(d.present.shape[0], dtype=bool)
         if p.category is not None:
             in_scope = item_cat == p.category
+        epochs = epoch_advice(
+            d, p.candidate, p.baseline, shared, se=float(se[j]), mdr=mdr, margin=mj
+        )
+        units = plan.units(p.k_candidate)
+        need = None
+        if status == "undetermined" and diff_df[j] >= 1:
+            need = needed(
+                estimate=float(diff[j]),
+                ci_lo=float(lo[j]),
+                df=float(diff_df[j]),
+                alpha=alpha,
+                units=units,
+                max_drop=md,
+                epochs=epochs,
+            )
+            note = not_ruled_out_note(
+                ci_lo=float(lo[j]),
+                max_drop=md,
+                need=need,
+                units=units,
+                unit_kind=d.unit_kind,
+            )
         comparisons.append(
             GateComparison(
                 candidate=d.models[p.candidate],
@@ -318,9 +354,13 @@ def read_gate(
                 regressed=regressed,
                 min_detectable_regression=mdr,
                 shared_tasks=len(np.unique(d.item_task[shared])),
-                shared_units=plan.units(p.k_candidate),
+                shared_units=units,
                 status=status,
                 note=note,
+                interval=diff_df[j] >= 1,
+                max_drop=md,
+                units_needed=None if need is None else need.units,
+                epochs_needed=None if need is None else need.epochs,
                 flips=in_context(  # tested at this comparison's own level
                     item_flips(d, p.candidate, p.baseline, in_scope),
                     1.0 - alpha,
@@ -331,13 +371,11 @@ def read_gate(
                 else [],
                 breakdown=where[j],
                 skew_caveat=None
-                if d.item_level or status == "undetermined"
+                if d.item_level or diff_df[j] < 1
                 else skew_caveat(
                     d.scores[shared, p.candidate] - d.scores[shared, p.baseline]
                 ),
-                epochs=epoch_advice(
-                    d, p.candidate, p.baseline, shared, se=float(se[j]), mdr=mdr, margin=mj
-                ),
+                epochs=epochs,
             )
         )
     any_regressed = any(c.regressed for c in comparisons)

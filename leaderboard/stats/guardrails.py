@@ -300,6 +300,7 @@ def _comparison(
         shared_units=shared,
         status=status,
         note=note,
+        interval=status != "undetermined",
     )
 
 

@@ -23,6 +23,7 @@ from leaderboard.inputs import EvalRun
 from leaderboard.report import BaselineRun
 from leaderboard.stats.anchor import ANCHOR_LABEL
 from leaderboard.stats.guardrails import Guardrail, check_guardrails
+from leaderboard.stats.ruled_out import DEFAULT_MAX_DROP, check_max_drop
 from leaderboard.stats.two_runs import check_missing
 
 __all__ = [
@@ -70,6 +71,7 @@ LIMITS = {
     "confidence": Limit(0.0, 1.0, low_open=True, high_open=True),
     "margin": Limit(0.0, 1.0, high_open=True),  # on the score's scale, [0, 1)
     "anchor_margin": Limit(0.0, 1.0, high_open=True),
+    "max_drop": Limit(0.0, 1.0, low_open=True),  # (0, 1]; raised to the margin
     "resamples": Limit(MIN_RESAMPLES, MAX_RESAMPLES),
     "seed": Limit(0, MAX_SEED),
 }
@@ -179,6 +181,9 @@ class Request:
     confidence, resamples, seed, margin
         The level of every interval and of the gate's family, the bootstrap
         replicates, their seed, the tolerated drop (`LIMITS`).
+    max_drop : float
+        The drop a score comparison must rule out to pass (CONTRACT.md section 13),
+        in (0, 1]; raised to `margin` when below it.
     gate_categories : bool
         Also gate every category.
     guardrails : tuple of Guardrail
@@ -199,12 +204,14 @@ class Request:
     resamples: int = 10_000
     seed: int = 0
     margin: float = 0.0
+    max_drop: float = DEFAULT_MAX_DROP
     gate_categories: bool = False
     guardrails: tuple[Guardrail, ...] = field(default=())
     anchor: AnchorRun | None = None
 
     def __post_init__(self) -> None:
         check_settings(self.confidence, self.resamples, self.seed, self.margin)
+        object.__setattr__(self, "max_drop", check_max_drop(self.max_drop, self.margin))
         if self.baseline is not None and not isinstance(
             self.baseline, (ModelBaseline, RunBaseline, MissingBaseline)
         ):
@@ -224,6 +231,7 @@ def request(
     resamples: int = 10000,
     seed: int = 0,
     margin: float = 0.0,
+    max_drop: float = DEFAULT_MAX_DROP,
     gate_categories: bool = False,
     baseline_runs: Iterable[EvalRun] | None = None,
     baseline_run: BaselineRun | None = None,
@@ -279,6 +287,7 @@ def request(
         resamples=resamples,
         seed=seed,
         margin=margin,
+        max_drop=max_drop,
         gate_categories=gate_categories,
         guardrails=guards,
         anchor=None

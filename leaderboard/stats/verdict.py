@@ -11,8 +11,10 @@ The state follows `Gate.status`; the comparison named is the one that decides it
   categories, the one lying furthest below first), else the first regressed guardrail
   in report order;
 - ``cannot_tell``: the first undetermined comparison (score before guardrails,
-  overall first), or none when the gate as a whole cannot tell (nothing stored for
-  the base branch, no model id in both runs);
+  overall first; for the score either no spread can be estimated or its interval
+  rules out neither a regression nor a drop of ``max_drop``), or none when the gate
+  as a whole cannot tell (nothing stored for the base branch, no model id in both
+  runs);
 - ``no_regression``: the score comparison closest to regressing (lowest lower end,
   overall scopes first);
 - ``no_gate``: no baseline was asked for.
@@ -65,8 +67,11 @@ def _named(gate: Gate) -> GateComparison | None:  # noqa: PLR0911 - one per stat
     return min(score, key=lambda c: (_overall_first(c), c.ci_lo))
 
 
-def decide(gate: Gate) -> Verdict:
-    """The verdict of `gate`: its state and the comparison that decides it."""
+def decide(gate: Gate, unit_kind: str = "item") -> Verdict:
+    """The verdict of `gate`: its state and the comparison that decides it.
+
+    `unit_kind` names what a comparison's `units_needed` counts (the report's unit).
+    """
     state = verdict_state(gate.status)
     c = _named(gate)
     if c is None:
@@ -75,7 +80,7 @@ def decide(gate: Gate) -> Verdict:
     lo, hi = c.ci_lo * scale, c.ci_hi * scale
     lower_better = c.direction == "lower_is_better"
     ruled_out: float | None = None
-    if c.status == "no_regression":
+    if c.status == "no_regression" or (c.measure == "score" and c.interval):
         ruled_out = max(0.0, hi if lower_better else -lo)
     reason = c.note if c.note else (gate.note if state == "cannot_tell" else None)
     same = sum(
@@ -97,6 +102,11 @@ def decide(gate: Gate) -> Verdict:
         detectable_drop=c.min_detectable_regression,
         reason=reason,
         others=same,
+        max_drop=c.max_drop,
+        units_needed=c.units_needed,
+        unit_kind=unit_kind if c.units_needed is not None else None,
+        epochs_needed=c.epochs_needed,
+        improved=c.measure == "score" and c.interval and c.ci_lo > 0,
     )
 
 

@@ -182,7 +182,7 @@ def test_run__pull_request_no_regression__comment_summary_outputs_exit_0(
         "gate-status": "no_regression",
         "verdict": "no_regression",
         "verdict-text": "no regression: model-1 score +0.090 [0.032, 0.148] vs model-0 "
-        "(and 1 more), detects 0.073",
+        "(and 1 more), improved beyond noise, detects 0.073",
         "report": "leaderboard-report.json",
         "comment-url": "https://github.com/octo-org/octo-repo/pull/7#issuecomment-1",
     }

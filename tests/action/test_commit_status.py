@@ -49,8 +49,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[EvalRun]]:
     }
 
 
-def _report(pr: list[EvalRun], main: list[EvalRun]) -> Report:
-    return build_report(pr, baseline_runs=main, baseline_run=MAIN)
+def _report(pr: list[EvalRun], main: list[EvalRun], max_drop: float = 0.05) -> Report:
+    return build_report(pr, baseline_runs=main, baseline_run=MAIN, max_drop=max_drop)
 
 
 def _only(runs: list[EvalRun], model: str) -> list[EvalRun]:
@@ -69,12 +69,20 @@ def test_describe__regression_in_the_demo(demo: dict[str, list[EvalRun]]) -> Non
     )
 
 
-def test_describe__no_regression_names_what_the_suite_detects(
+def test_describe__cannot_tell_says_what_is_not_ruled_out_within_140(
     demo: dict[str, list[EvalRun]],
 ) -> None:
     chat = "my-org/chat-7b"
     report = _report(_only(demo["pr"], chat), _only(demo["main"], chat))
-    assert describe(report) == (
+    text = describe(report)
+    assert text == (
+        f"cannot tell: score {M}0.010 [{M}0.088, 0.046] vs main@abc1234, not a pass: a "
+        "drop of 0.088 not ruled out, ~370 clusters would rule out 0.050"
+    )
+    assert len(text) <= MAX_DESCRIPTION_CHARS
+    # with max-drop beyond the interval's lower end it passes, and says what it detects
+    wide = _report(_only(demo["pr"], chat), _only(demo["main"], chat), max_drop=0.1)
+    assert describe(wide) == (
         f"no regression: score {M}0.010 [{M}0.088, 0.046] vs main@abc1234, detects 0.081"
     )
 

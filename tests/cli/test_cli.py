@@ -120,7 +120,7 @@ def test_report__prints_markdown_and_passes_options(
 ) -> None:
     argv = ["report", str(data), "--baseline", "base", "--candidate", "cand"]
     argv += ["--candidate", "cand", "--confidence", "0.9", "--resamples", "200"]
-    argv += ["--seed", "7", "--margin", "0.01", "--gate-categories"]
+    argv += ["--seed", "7", "--margin", "0.01", "--gate-categories", "--max-drop", "0.1"]
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert out == "## leaderboard\n\n| model | mean |\n"
@@ -133,6 +133,7 @@ def test_report__prints_markdown_and_passes_options(
         resamples=200,
         seed=7,
         margin=0.01,
+        max_drop=0.1,
         gate_categories=True,
         guardrails=(),
         anchor=None,
@@ -151,6 +152,7 @@ def test_report__defaults(data: Path, fake_core: dict[str, Any]) -> None:
         resamples=10000,
         seed=0,
         margin=0.0,
+        max_drop=0.05,
         gate_categories=False,
         guardrails=(),
         anchor=None,

@@ -43,7 +43,14 @@ def comp(candidate: str, **kw: Any) -> GateComparison:
 def mixed() -> list[GateComparison]:
     return [
         comp("ok-high", ci_lo=0.01, ci_hi=0.05, diff_mean=0.03),
-        comp("unsure", status="undetermined", ci_lo=-1.0, ci_hi=1.0, note="a lone task"),
+        comp(
+            "unsure",
+            status="undetermined",
+            ci_lo=-1.0,
+            ci_hi=1.0,
+            note="a lone task",
+            interval=False,
+        ),
         comp("bad-mild", ci_lo=-0.04, ci_hi=-0.01, diff_mean=-0.02, regressed=True),
         comp("ok-low", ci_lo=-0.03, ci_hi=0.03, min_detectable_regression=1.5),
         comp("bad-deep", ci_lo=-0.2, ci_hi=-0.1, diff_mean=-0.15, regressed=True),
@@ -290,7 +297,7 @@ def test_gate_plot__fenced_one_line_per_comparison_and_none_if_all_cannot_tell()
     assert labels == [row.label for row in gate_rows(mixed())]
     assert "n/a (cannot tell)" in lines[1 + labels.index("unsure")]
     assert "97.5% interval" in plot
-    only_unsure = [comp("u", status="undetermined")]
+    only_unsure = [comp("u", status="undetermined", interval=False)]
     assert gate_plot(only_unsure, margin=0.0) is None
 
 

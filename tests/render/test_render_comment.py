@@ -99,7 +99,10 @@ def test_verdict__cannot_tell_is_never_a_pass() -> None:
     data = golden_report().model_dump()
     data["gate"]["comparisons"] = data["gate"]["comparisons"][:1]
     data["gate"]["comparisons"][0].update(
-        status="undetermined", note="one shared task", min_detectable_regression=None
+        status="undetermined",
+        note="one shared task",
+        min_detectable_regression=None,
+        interval=False,
     )
     data["gate"].update(regressed=False, status="undetermined")
     report = decided(data)
@@ -510,7 +513,12 @@ def test_comment__gate_line_names_the_baseline_run_and_ungated_models() -> None:
 def test_comment__gate_notes_listed_once() -> None:
     data = golden_report().model_dump()
     a, b = data["gate"]["comparisons"]
-    a.update(status="undetermined", note="one shared task", min_detectable_regression=None)
+    a.update(
+        status="undetermined",
+        note="one shared task",
+        min_detectable_regression=None,
+        interval=False,
+    )
     b.update(regressed=False, note="no detectable drop", min_detectable_regression=None)
     data["gate"].update(regressed=False, status="undetermined")
     comment = render_comment(decided(data))

@@ -138,6 +138,7 @@ def test_verdict__undetermined_comparison__no_interval_its_note_and_not_a_pass()
                 status="undetermined",
                 note="one task holds a single unit",
                 min_detectable_regression=None,
+                interval=False,
             ),
         ]
     )
