@@ -54,7 +54,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.frameworks._common import FormatWarning, item_run, load_json, short
+from leaderboard.inputs.frameworks._common import (
+    FormatWarning,
+    check_room,
+    item_run,
+    load_json,
+    short,
+)
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
 from leaderboard.inputs.records import EvalRun
 
@@ -299,6 +305,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
         parsed.append((item, score, str(seen[item]), _others(case, metric)))
+    check_room(len(parsed), options.limit, shown)
     repeated = any(count > 0 for count in seen.values())
     runs = [
         item_run(
