@@ -150,10 +150,14 @@ def check_archive_file(path: Path, shown: str) -> None:
 
 
 def _too_many_members(shown: str, entries: int, *, more: bool = False) -> InputError:
-    count = f"more than {MAX_MEMBERS:,}" if more else f"{entries:,}"
+    problem = (
+        f"holds more than {MAX_MEMBERS:,} members in its directory"
+        if more
+        else f"declares {entries:,} members"
+    )
     return _archive_error(
         shown,
-        f"declares {count} members; an archive may hold at most {MAX_MEMBERS:,}",
+        f"{problem}; an archive may hold at most {MAX_MEMBERS:,}",
         "check that the file is the log the eval framework wrote",
     )
 

@@ -138,8 +138,8 @@ def check_metric_names(names: Sized, shown: str, field: str) -> None:
             f"{MAX_METRIC_NAMES:,}",
             file=shown,
             field=field,
-            fix="check that the file is what the eval framework wrote (a metric name "
-            "per item or per task is no metric)",
+            fix="check that the file is what the eval framework wrote: a name per item "
+            "or per task is no metric",
         )
 
 
