@@ -315,6 +315,23 @@ def parse_document(
         ) from None
 
 
+def parse_line(data: bytes, shown: str, line: int) -> Any:
+    """`parse_document` of a line shorter than `LONG_LINE`, without counting its
+    containers and values first: so short a line cannot hold enough to matter."""
+    try:
+        return loads(data)
+    except RecursionError:
+        raise nested_too_deeply(shown, line) from None
+    except DuplicateKeyError as exc:
+        raise InputError(
+            f"repeats the key {printable(exc.key)!r} in one object",
+            file=shown,
+            line=line,
+            field=printable(exc.key),
+            fix="keep one value per key; check that the file is what the eval runner wrote",
+        ) from None
+
+
 def check_document(
     data: bytes | str, shown: str, what: str = "document", line: int | None = None
 ) -> None:

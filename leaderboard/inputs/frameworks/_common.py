@@ -139,8 +139,10 @@ def check_archive_file(path: Path, shown: str) -> None:
     if declared is None:
         return  # zipfile says what is wrong with it
     entries, cd_size, start = declared
-    if entries > MAX_MEMBERS or cd_size > MAX_MEMBERS * 1024:
+    if entries > MAX_MEMBERS:
         raise _too_many_members(shown, entries)
+    if cd_size > MAX_MEMBERS * 1024:  # more than 1 KiB a member: more members than told
+        raise _too_many_members(shown, entries, more=True)
     try:
         held = _count_members(path, start, cd_size)
     except (OSError, ValueError, struct.error):
@@ -313,7 +315,10 @@ def json_lines(path: Path) -> Iterator[tuple[int, Any]]:
                 if raw.isspace():
                     continue
                 try:
-                    yield number, parse_document(raw, shown, "line", number)
+                    if len(raw) > reading.LONG_LINE:  # shorter: too short to matter
+                        yield number, parse_document(raw, shown, "line", number)
+                    else:
+                        yield number, reading.parse_line(raw, shown, number)
                 except ValueError:
                     raise InputError(
                         "is not valid JSON (or not UTF-8)",
