@@ -164,7 +164,8 @@ def test_budget__joins_and_formats_of_ordinary_size_still_render(tmp_path: Path)
     template.write_text(
         "{{ ['a', 'b'] | map('upper') | join(',') }} {{ '-'.join(['x'] * 3) }} "
         "{{ '%s=%d' | format('n', 3) }} {{ '{}{}'.format('p', 'q') }} "
-        "{{ (range(3) | list) ~ '' }} {{ [1, 2] | string }} {{ ('x' * 10000) | upper | length }}\n"
+        "{{ (range(3) | list) ~ '' }} {{ [1, 2] | string }} "
+        "{{ ('x' * 10000) | upper | length }}\n"
     )
     text = render_comment(golden_report(), template=template)
     assert text.startswith("A,B x-x-x n=3 pq [0, 1, 2] [1, 2] 10000"), text
