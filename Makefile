@@ -52,6 +52,7 @@ test: $(STAMP) tools lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/load_1m.py
+	$(BIN)/python bench/read_jsonl.py
 
 clean:
 	rm -rf $(VENV) .tools out .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -15,14 +15,13 @@ from __future__ import annotations
 import difflib
 import gzip
 import json
-import unicodedata
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.records import MEASURES, EvalRun
+from leaderboard.inputs.records import MEASURES, EvalRun, bad_character
 
 #: The formats the `format` input (``--format``) takes that read a framework's own
 #: files (the readers are in ``leaderboard.inputs.frameworks``).
@@ -96,12 +95,6 @@ _ALIASES = {
     "value": "score",
     "accuracy": "score",
     "acc": "score",
-}
-_BAD_CHARS = {
-    "Cc": "a control character",
-    "Cs": "a lone surrogate (not a character)",
-    "Zl": "a line separator",
-    "Zp": "a paragraph separator",
 }
 _MAX_SHOWN = 60
 
@@ -343,6 +336,23 @@ def parse_document(
         ) from None
 
 
+def parse_line(data: bytes, shown: str, line: int) -> Any:
+    """`parse_document` of a line shorter than `LONG_LINE`, without counting its
+    containers and values first: so short a line cannot hold enough to matter."""
+    try:
+        return loads(data)
+    except RecursionError:
+        raise nested_too_deeply(shown, line) from None
+    except DuplicateKeyError as exc:
+        raise InputError(
+            f"repeats the key {printable(exc.key)!r} in one object",
+            file=shown,
+            line=line,
+            field=printable(exc.key),
+            fix="keep one value per key; check that the file is what the eval runner wrote",
+        ) from None
+
+
 def check_document(
     data: bytes | str, shown: str, what: str = "document", line: int | None = None
 ) -> None:
@@ -388,23 +398,37 @@ def _gzip_error(shown: str, exc: BaseException, line: int | None = None) -> Inpu
     )
 
 
-def iter_lines(handle: IO[bytes], shown: str) -> Iterator[tuple[int, bytes]]:
-    """Number the lines of `handle` from 1, without a leading BOM, each at most MAX_LINE.
+def iter_lines(
+    handle: IO[bytes], shown: str, limit: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """Number the lines of `handle` from 1, without a leading BOM, each at most `limit`.
 
     The cap keeps a file without line breaks (or a gzip bomb of one) from being read
-    into memory whole.
+    into memory whole: one line is held at a time.
     """
+    limit = MAX_LINE if limit is None else limit
     readline = handle.readline
     number = 0
-    while raw := readline(MAX_LINE + 1):
+    while raw := readline(limit + 1):
         number += 1
         if number > MAX_LINES:
             raise too_many_lines(shown)
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            raise line_too_long(shown, number)
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            raise line_too_long(shown, number, limit)
         if number == 1 and raw.startswith(UTF8_BOM):
             raw = raw[3:]
         yield number, raw
+
+
+def too_many_records(shown: str) -> InputError:
+    """The refusal of a file that brings the run past `MAX_RECORDS` records."""
+    return InputError(
+        f"brings the run past {MAX_RECORDS:,} records, more than the leaderboard "
+        "reads in one go",
+        file=shown,
+        fix="aggregate repeated samples, or split the run into several leaderboards "
+        "(one per suite)",
+    )
 
 
 def too_many_lines(shown: str) -> InputError:
@@ -416,10 +440,10 @@ def too_many_lines(shown: str) -> InputError:
     )
 
 
-def line_too_long(shown: str, number: int) -> InputError:
-    """The refusal of a line over `MAX_LINE` bytes."""
+def line_too_long(shown: str, number: int, limit: int | None = None) -> InputError:
+    """The refusal of a line over `limit` bytes (default `MAX_LINE`)."""
     return InputError(
-        f"is longer than {size_text(MAX_LINE)}",
+        f"is longer than {size_text(MAX_LINE if limit is None else limit)}",
         file=shown,
         line=number,
         fix="write one record a line; check that the file is JSON Lines or CSV",
@@ -463,18 +487,16 @@ def kind_from_content(head: bytes) -> str | None:
 
 
 def check_text(field: str, value: str) -> str:
-    """Refuse control characters, lone surrogates and line separators in an id."""
-    if value.isprintable():
+    """Refuse control characters, lone surrogates and line separators in an id
+    (`records.bad_character`, the one rule of every id and name)."""
+    bad = bad_character(value)
+    if bad is None:
         return value
-    for char in value:
-        kind = _BAD_CHARS.get(unicodedata.category(char))
-        if kind is not None:
-            raise FieldProblem(
-                field,
-                f"contains U+{ord(char):04X}, {kind}",
-                f"remove newlines, tabs and other invisible characters from `{field}`",
-            )
-    return value
+    raise FieldProblem(
+        field,
+        f"contains {bad}",
+        f"remove newlines, tabs and other invisible characters from `{field}`",
+    )
 
 
 def suggest(key: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
@@ -10,6 +11,31 @@ from operator import attrgetter
 from leaderboard.errors import InputError
 
 DEFAULT_CATEGORY = "general"
+
+# What no id or name read from an input may hold (`bad_character`).
+_BAD_CHARS = {
+    "Cc": "a control character",
+    "Cs": "a lone surrogate (not a character)",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
+def bad_character(value: str) -> str | None:
+    """``U+001B, a control character``: the first character `value` may not hold.
+
+    The one rule of every id and name read from an input (model, task, category,
+    metric and secondary metric names, item and cluster ids): no control character,
+    lone surrogate or line or paragraph separator, which would break the report's
+    lines, the comment and the log. None when `value` holds none.
+    """
+    if value.isprintable():
+        return None
+    for char in value:
+        kind = _BAD_CHARS.get(unicodedata.category(char))
+        if kind is not None:
+            return f"U+{ord(char):04X}, {kind}"
+    return None
 
 
 #: Largest integer an input's number may be (2**53: where floats stop counting by one).
@@ -188,6 +214,13 @@ class EvalRun:
                     f"must name each metric with a non-empty string, got {_short(name)}",
                     field="metrics",
                     fix="give each secondary metric a name",
+                )
+            if (bad := bad_character(name)) is not None:
+                raise InputError(
+                    f"metric name {name[:60]!r} contains {bad}",
+                    field="metrics",
+                    fix="remove newlines, tabs and other invisible characters from "
+                    "metric names",
                 )
             if (
                 isinstance(value, bool)

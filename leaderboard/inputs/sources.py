@@ -20,22 +20,23 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError, UsageError
-from leaderboard.inputs import frameworks
+from leaderboard.inputs import frameworks, reading
 from leaderboard.inputs.csv_records import iter_csv
 from leaderboard.inputs.frameworks import FormatWarning, ReadOptions
 from leaderboard.inputs.frameworks.deepeval_folder import check_named, own_files
-from leaderboard.inputs.frameworks.inspect_log import log_identity
+from leaderboard.inputs.frameworks.inspect_log import LogIdentity, log_identity
 from leaderboard.inputs.globbing import expand_glob
 from leaderboard.inputs.json_records import iter_json
 from leaderboard.inputs.jsonl_records import iter_jsonl, load_jsonl
 from leaderboard.inputs.reading import (
-    MAX_RECORDS,
     FieldProblem,
     Place,
     check_text,
     kind_from_content,
     kind_from_name,
+    printable,
     read_head,
+    relocate,
 )
 from leaderboard.inputs.records import EvalRun
 
@@ -182,32 +183,57 @@ def _results_only(files: list[str], *, folder: bool) -> list[str]:
 
 def _superseded(sources: list[Source]) -> list[Source]:
     """Inspect logs of one task id: an errored log that a later log of the same task
-    completed (``inspect eval-retry`` writes it beside) is left out, with a note."""
-    ids: dict[Source, tuple[str, str, str]] = {}
+    completed (``inspect eval-retry`` writes it beside) is left out, with a note.
+
+    A retry is recognised only when task id, task and model all match: an errored
+    log and a finished one that share a task id but name another task or model is
+    exit 2 naming both (one would otherwise vanish and the run gate without it).
+    """
+    ids: dict[Source, LogIdentity] = {}
     for source in sources:
         if source.reader == "inspect":
             found = log_identity(source.path)
             if found is not None:
                 ids[source] = found
     by_task: dict[str, list[Source]] = {}
-    for source, (task_id, _, _) in ids.items():
-        by_task.setdefault(task_id, []).append(source)
+    for source, found in ids.items():
+        by_task.setdefault(found.task_id, []).append(source)
     dropped: set[Source] = set()
     for group in by_task.values():
-        done = [s for s in group if ids[s][1] == "success"]
+        done = [s for s in group if ids[s].status == "success"]
         if not done or len(group) == 1:
             continue
-        latest = max(done, key=lambda s: ids[s][2])
+        latest = max(done, key=lambda s: ids[s].created)
         for s in group:
-            if ids[s][1] != "success" and ids[s][2] <= ids[latest][2]:
-                dropped.add(s)
-                warnings.warn(
-                    f"{s.shown}: left out, status {ids[s][1]}; {latest.shown} is the "
-                    "retried log of the same task (inspect eval-retry), read instead",
-                    FormatWarning,
-                    stacklevel=3,
-                )
+            if ids[s].status == "success" or ids[s].created > ids[latest].created:
+                continue
+            if (ids[s].task, ids[s].model) != (ids[latest].task, ids[latest].model):
+                raise _not_a_retry(s, ids[s], latest, ids[latest])
+            dropped.add(s)
+            warnings.warn(
+                f"{s.shown}: left out, status {_shown(ids[s].status)}; {latest.shown} "
+                "is the retried log of the same task (inspect eval-retry), read instead",
+                FormatWarning,
+                stacklevel=3,
+            )
     return [s for s in sources if s not in dropped]
+
+
+def _not_a_retry(
+    errored: Source, first: LogIdentity, done: Source, second: LogIdentity
+) -> InputError:
+    def named(found: LogIdentity) -> str:
+        return f"task {printable(str(found.task))!r}, model {printable(str(found.model))!r}"
+
+    return InputError(
+        f"status {printable(first.status)} ({named(first)}) shares its eval.task_id "
+        f"{printable(first.task_id)!r} with {done.shown} ({named(second)}), which is "
+        "no retry of it: a retry has the same task id, task and model",
+        file=errored.shown,
+        field="eval.task_id",
+        fix="give each log as Inspect wrote it (`inspect eval-retry LOG` for an errored "
+        "one), or leave the errored log out",
+    )
 
 
 def _check_inside(name: str, real: str, root: str | os.PathLike[str]) -> None:
@@ -235,7 +261,13 @@ def _read_framework(
     fmt: str, path: Path, shown: str, options: ReadOptions
 ) -> list[EvalRun]:
     runs: list[EvalRun] = []
-    for number, run in enumerate(frameworks.read(fmt, path, options), start=1):
+    try:
+        read = frameworks.read(fmt, path, options)
+    except InputError as err:
+        if err.file is not None:
+            raise
+        raise relocate(err, shown) from None  # a record the reader built: name the file
+    for number, run in enumerate(read, start=1):
         _check_ids(run, shown, number)
         if isinstance(run.item_id, int) or isinstance(run.cluster, int):
             run = dataclasses.replace(  # noqa: PLW2901 - canonical string ids
@@ -317,24 +349,18 @@ def collect(
     ]
     for source in _superseded(found_all):
         before = len(runs)
-        room = MAX_RECORDS - before + 1  # one more than fits tells it is too many
+        cap = reading.MAX_RECORDS
+        room = cap - before + 1  # one more than fits tells it is too many
         if source.reader == "jsonl":
-            load_jsonl(source.path, source.shown, sys.intern, runs, MAX_RECORDS)
+            load_jsonl(source.path, source.shown, sys.intern, runs, cap)
         elif source.reader in _READERS:
             reader = _READERS[source.reader](source.path, source.shown, sys.intern)
             runs.extend(run for _, run in itertools.islice(reader, room))
-        else:
-            runs.extend(
-                _read_framework(source.reader, source.path, source.shown, options)[:room]
-            )
-        if len(runs) > MAX_RECORDS:
-            raise InputError(
-                f"brings the run past {MAX_RECORDS:,} records, more than the "
-                "leaderboard reads in one go",
-                file=source.shown,
-                fix="aggregate repeated samples, or split the run into several "
-                "leaderboards (one per suite)",
-            )
+        else:  # the reader itself stops at the cap, as it reads
+            limited = dataclasses.replace(options, limit=cap - before)
+            runs.extend(_read_framework(source.reader, source.path, source.shown, limited))
+        if len(runs) > cap:
+            raise reading.too_many_records(source.shown)
         if (
             options.task_weights == "items"
             and source.reader in _READERS

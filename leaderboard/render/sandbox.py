@@ -41,9 +41,24 @@ import jinja2.nodes
 import jinja2.sandbox
 import jinja2.utils
 
-#: Largest number a call, filter or operator may take, and the most items a string,
-#: list or mapping built by a template may hold (a comment holds 65,536 characters).
-MAX_SIZE = 1_000_000
+from leaderboard.render.template_sizes import (
+    MAX_SIZE,
+    PERCENT_SPEC,
+    SIZED,
+    STRING_FILTERS,
+    TemplateBudgetError,
+    concat_size,
+    join_size,
+    percent_size,
+    product_size,
+    replace_size,
+    size_of,
+    sized,
+    str_format_size,
+    text_size,
+    too_big,
+)
+
 #: Lines of Python a render may run (the generated template and the helpers it calls).
 MAX_STEPS = 5_000_000
 #: Seconds a render may take.
@@ -55,26 +70,10 @@ MAX_MEMORY = 256 * 2**20
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _MAX_POWER_DIGITS = 4_300
 _DIGITS = re.compile(r"\d+")
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[a-zA-Z%]")
-_SIZED = (str, bytes, list, tuple, dict, set, frozenset)
 _MUTABLE = (list, dict, set)
 # str methods that repeat text by an argument: refused outright (`expandtabs` grows
 # by tabs times width, which no argument check can see).
 _REFUSED_METHODS = frozenset({"expandtabs"})
-
-
-class TemplateBudgetError(jinja2.exceptions.SecurityError):
-    """A user template went over its budget of steps, time or size."""
-
-
-def _too_big(what: str, size: int) -> TemplateBudgetError:
-    return TemplateBudgetError(
-        f"{what} would have {size:,} items, over the template limit of {MAX_SIZE:,}"
-    )
-
-
-def _size(value: object) -> int:
-    return len(value) if isinstance(value, _SIZED) else 0
 
 
 def _check_numbers(what: str, values: Iterator[object]) -> None:
@@ -89,9 +88,9 @@ def _check_numbers(what: str, values: Iterator[object]) -> None:
 
 
 def _check_result(what: str, value: object) -> object:
-    size = _size(value)
+    size = size_of(value)
     if size > MAX_SIZE:
-        raise _too_big(what, size)
+        raise too_big(what, size)
     return value
 
 
@@ -112,8 +111,8 @@ def _check_format_spec(fmt: str) -> None:
 
 def _check_percent(fmt: str, args: object) -> None:
     """Refuse a ``%`` format whose widths or precisions exceed `MAX_SIZE`."""
-    for match in _PERCENT_SPEC.finditer(fmt):
-        for digits in match.groups():
+    for match in PERCENT_SPEC.finditer(fmt):
+        for digits in match.groups()[1:]:
             if digits and digits != "*" and (len(digits) > 7 or int(digits) > MAX_SIZE):
                 raise TemplateBudgetError(
                     f"the format {match.group(0)[:20]!r} asks for {digits[:20]} "
@@ -121,50 +120,35 @@ def _check_percent(fmt: str, args: object) -> None:
                 )
     values = args if isinstance(args, tuple) else (args,)
     _check_numbers("the % format", iter(values))
+    size = percent_size(fmt, args)
+    if size > MAX_SIZE:
+        raise too_big("the format", size, counted=True)
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _product_size(left: object, right: object) -> int | None:
-    """Length of ``left * right`` when it repeats a sequence, else None."""
-    for seq, times in ((left, right), (right, left)):
-        if isinstance(seq, (str, list, tuple, bytes)) and isinstance(times, int):
-            return len(seq) * max(0, int(times))
-    return None
-
-
-def _join_size(value: object, separator: str = "") -> int:
-    if isinstance(value, (list, tuple)):
-        return sum(len(str(v)) for v in value) + len(separator) * max(0, len(value) - 1)
-    return 0
-
-
-def _replace_size(text: object, old: object, new: object, count: object = -1) -> int:
-    if not (isinstance(text, str) and isinstance(old, str) and isinstance(new, str)):
-        return 0
-    hits = text.count(old) if old else len(text) + 1
-    if isinstance(count, int) and count >= 0:
-        hits = min(hits, count)
-    return len(text) + hits * max(0, len(new) - len(old))
-
-
-def _check_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
-    """What a call would build, refused before it runs."""
+def _check_call(
+    obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]
+) -> tuple[Any, ...]:
+    """What a call would build, refused before it runs; the arguments to call it with
+    (``str.join`` over a generator gets it drawn into a list within the budget)."""
     name = getattr(obj, "__name__", type(obj).__name__)
     owner = getattr(obj, "__self__", None)
     if isinstance(owner, str) and name in _REFUSED_METHODS:
         raise TemplateBudgetError(f"str.{name} is not allowed in a template")
     _check_numbers(f"{name}()", iter((*args, *kwargs.values())))
     if isinstance(owner, str) and name == "join" and args:
-        size = _join_size(args[0], owner)
+        args = (sized(args[0], "str.join", owner), *args[1:])
+        size = join_size(args[0], owner)
         if size > MAX_SIZE:
-            raise _too_big("str.join", size)
+            raise too_big("str.join", size, counted=True)
     if isinstance(owner, str) and name == "replace" and len(args) >= 2:
-        size = _replace_size(owner, *args[:3])
+        size = replace_size(owner, *args[:3])
         if size > MAX_SIZE:
-            raise _too_big("str.replace", size)
+            raise too_big("str.replace", size)
+    return args
 
 
 def _guard_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
@@ -176,17 +160,21 @@ def _guard_filter(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
     def guarded(*args: Any, **kwargs: Any) -> Any:
         subject, rest = (args[skip - 1], args[skip:]) if len(args) >= skip else (None, ())
         _check_numbers(f"the filter {name}", iter((*rest, *kwargs.values())))
+        if name in STRING_FILTERS and text_size(subject) > MAX_SIZE:
+            raise too_big(f"the filter {name}", MAX_SIZE + 1, counted=True)
         if name == "format" and isinstance(subject, str):
             _check_percent(subject, tuple(rest) or tuple(kwargs.values()))
         if name == "join" and subject is not None:
             separator = rest[0] if rest and isinstance(rest[0], str) else ""
-            size = _join_size(subject, separator)
+            subject = sized(subject, "the filter join", separator)
+            args = (*args[: skip - 1], subject, *args[skip:])
+            size = join_size(subject, separator)
             if size > MAX_SIZE:
-                raise _too_big("the filter join", size)
+                raise too_big("the filter join", size, counted=True)
         if name == "replace" and isinstance(subject, str):
-            size = _replace_size(subject, *rest[:3])
+            size = replace_size(subject, *rest[:3])
             if size > MAX_SIZE:
-                raise _too_big("the filter replace", size)
+                raise too_big("the filter replace", size)
         return _check_result(f"the filter {name}", func(*args, **kwargs))
 
     return guarded
@@ -217,10 +205,13 @@ class BudgetSandbox(jinja2.sandbox.SandboxedEnvironment):
         self.filters = {name: _guard_filter(name, f) for name, f in self.filters.items()}
 
     def concat_checked(self, parts: tuple[Any, ...]) -> str:
+        size = concat_size(parts)  # before any part is made text
+        if size > MAX_SIZE:
+            raise too_big("the ~ concatenation", size, counted=True)
         texts = [str(part) for part in parts]
         size = sum(map(len, texts))
         if size > MAX_SIZE:
-            raise _too_big("the ~ concatenation", size)
+            raise too_big("the ~ concatenation", size)
         return "".join(texts)
 
     def call_binop(
@@ -235,15 +226,15 @@ class BudgetSandbox(jinja2.sandbox.SandboxedEnvironment):
                     )
             return left**right
         if operator == "*":
-            size = _product_size(left, right)
+            size = product_size(left, right)
             if size is not None and size > MAX_SIZE:
-                raise _too_big("the product", size)
+                raise too_big("the product", size)
             return left * right
         if operator == "+":
-            if isinstance(left, _SIZED) and isinstance(right, _SIZED):
-                size = _size(left) + _size(right)
+            if isinstance(left, SIZED) and isinstance(right, SIZED):
+                size = size_of(left) + size_of(right)
                 if size > MAX_SIZE:
-                    raise _too_big("the sum", size)
+                    raise too_big("the sum", size)
             return left + right
         if isinstance(left, str):  # "%": string formatting
             _check_percent(left, right)
@@ -263,6 +254,11 @@ class BudgetSandbox(jinja2.sandbox.SandboxedEnvironment):
             _check_numbers("str.format", iter((*args, *kwargs.values())))
             if isinstance(mapping, Mapping):
                 _check_numbers("str.format", iter(mapping.values()))
+            positional = args[1:] if mapping is not kwargs else args
+            names = mapping if isinstance(mapping, Mapping) else kwargs
+            size = str_format_size(fmt, positional, names)
+            if size > MAX_SIZE:
+                raise too_big("str.format", size, counted=True)
             result = wrapped(*args, **kwargs)
             _check_result("str.format", result)
             return result
@@ -276,7 +272,7 @@ class BudgetSandbox(jinja2.sandbox.SandboxedEnvironment):
         *args: Any,
         **kwargs: Any,
     ) -> Any:
-        _check_call(__obj, args, kwargs)
+        args = _check_call(__obj, args, kwargs)
         result = super().call(__context, __obj, *args, **kwargs)
         owner = getattr(__obj, "__self__", None)
         if isinstance(__obj, types.BuiltinMethodType) and isinstance(owner, _MUTABLE):

@@ -106,3 +106,66 @@ def test_budget__usage_error_names_the_line(tmp_path: Path) -> None:
     template.write_text("line one\n{{ 'x'.ljust(3000000000) }}\n")
     with pytest.raises(UsageError, match=r"wide\.md\.j2, line 2: TemplateBudgetError"):
         render_comment(golden_report(), template=template)
+
+
+#: Issue 30: what a join, a format, ``~`` or a string filter would build is sized
+#: before it runs, an iterable without a size (``map``'s generator) included. Before:
+#: ``([s]*3000)|map("string")|join`` with a 1 MB ``s`` peaked at 2.9 GB and ran 16 s
+#: before the 10 s clock stopped it (a cgroup limit kills the process: exit 137).
+_S = "{% set s = 'x' * 999999 %}"
+SIZED_FIRST = {
+    "join_over_map": (_S + '{{ ([s] * 3000) | map("string") | join }}', "the filter join"),
+    "str_join_over_map": (_S + '{{ "".join(([s] * 3000) | map("string")) }}', "str.join"),
+    "join_list_of_lists": (_S + "{{ ([[s] * 900] * 900) | join }}", "the filter join"),
+    "string_filter_of_list": (_S + "{{ ([s] * 1000) | string }}", "the filter string"),
+    "upper_filter_of_list": (_S + "{{ ([s] * 1000) | upper }}", "the filter upper"),
+    "format_filter_args": (
+        _S + '{{ ("%s" * 1000) | format(*([s] * 1000)) }}',
+        "the format",
+    ),
+    "percent_one_key_many_times": (_S + "{{ ('%(a)s' * 1000) % {'a': s} }}", "the format"),
+    "format_filter_one_key_many_times": (
+        _S + "{{ ('%(a)s' * 1000) | format(a=s) }}",
+        "the format",
+    ),
+    "str_format_one_field_many_times": (
+        _S + '{{ ("{0}" * 1000).format(s) }}',
+        "str.format",
+    ),
+    "str_format_many_widths": (
+        '{{ ("{:>999999}" * 1000).format(*range(1000)) }}',
+        "str.format",
+    ),
+    "str_format_args": (_S + '{{ ("{}" * 1000).format(*([s] * 1000)) }}', "str.format"),
+    "tilde_of_list": (_S + '{{ ([s] * 1000) ~ "" }}', "~ concatenation"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZED_FIRST))
+def test_hostile_template__sized_before_it_is_built__exit_2_under_600_mb(
+    tmp_path: Path, name: str
+) -> None:
+    source, fragment = SIZED_FIRST[name]
+    template = tmp_path / f"{name}.md.j2"
+    template.write_text(source + "\n")
+    done = run_measured(["-c", _CHILD, str(template)], timeout=60)
+    print(done.line(name))
+    assert done.code == 2, (done.code, done.err[-2000:])
+    assert done.err.count("\n") == 1, done.err[-2000:]
+    assert f"{name}.md.j2" in done.err
+    assert fragment in done.err, done.err
+    assert "over the template limit of 1,000,000" in done.err, done.err
+    assert done.rss < 600 * 2**20, done.line(name)
+    assert done.seconds < 10, done.line(name)
+
+
+def test_budget__joins_and_formats_of_ordinary_size_still_render(tmp_path: Path) -> None:
+    template = tmp_path / "ok.md.j2"
+    template.write_text(
+        "{{ ['a', 'b'] | map('upper') | join(',') }} {{ '-'.join(['x'] * 3) }} "
+        "{{ '%s=%d' | format('n', 3) }} {{ '{}{}'.format('p', 'q') }} "
+        "{{ (range(3) | list) ~ '' }} {{ [1, 2] | string }} "
+        "{{ ('x' * 10000) | upper | length }}\n"
+    )
+    text = render_comment(golden_report(), template=template)
+    assert text.startswith("A,B x-x-x n=3 pq [0, 1, 2] [1, 2] 10000"), text

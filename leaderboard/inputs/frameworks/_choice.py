@@ -1,9 +1,9 @@
 """Helpers of the EvalScope, HELM, LiveCodeBench, lighteval and lm-eval readers.
 
-- `json_lines`: a JSON Lines file read through the shared bounded reader
-  (`_common.read_bounded`), one parsed object a line. Lines end at ``\n`` only:
-  `str.splitlines` also splits at U+2028 and U+0085, which JSON strings may hold
-  raw (EvalScope's ``ensure_ascii=False`` output does).
+- `json_lines`: a JSON Lines file read a line at a time (`_common.json_lines`:
+  the memory held does not grow with the file), one parsed object a line. Lines
+  end at ``\n`` only: `str.splitlines` also splits at U+2028 and U+0085, which
+  JSON strings may hold raw (EvalScope's ``ensure_ascii=False`` output does).
 - `pick_metric`: the user's metric (``--metric`` / the ``metric`` input) among the
   metrics a file holds, else the framework's primary one; a preference that names
   nothing the file holds is refused, listing what it holds.

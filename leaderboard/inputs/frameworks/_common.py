@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
-import io
 import lzma
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,17 +84,19 @@ ARCHIVE_METHODS = frozenset({0, 8, 12, 14, 93})
 _ENCRYPTED = 0x1 | 0x40  # general-purpose flags: encrypted, strong encryption
 _EOCD = b"PK\x05\x06"
 _EOCD64_LOCATOR = b"PK\x06\x07"
+_CENTRAL = b"PK\x01\x02"
 
 
 def _archive_error(shown: str, problem: str, fix: str) -> InputError:
     return InputError(problem, file=shown, fix=fix)
 
 
-def _declared_entries(path: Path) -> tuple[int, int] | None:
-    """(members, central directory bytes) an archive's end record declares, or None.
+def _central_directory(path: Path) -> tuple[int, int, int] | None:
+    """(members declared, central directory bytes, its first byte) from the end record.
 
     Read from the end of the file before `zipfile` parses the directory, so an
-    archive of millions of members is refused without listing them.
+    archive of millions of members is refused without listing them. None: no end
+    record found (zipfile then says what is wrong with the file).
     """
     try:
         with path.open("rb") as handle:
@@ -105,11 +107,12 @@ def _declared_entries(path: Path) -> tuple[int, int] | None:
             at = tail.rfind(_EOCD)
             if at < 0 or len(tail) - at < 22:
                 return None
+            end = size - tail_size + at  # where the end record starts
             *_, entries, cd_size, _offset, _comment = struct.unpack(
                 "<4s4H2LH", tail[at : at + 22]
             )
             if entries != 0xFFFF and cd_size != 0xFFFFFFFF:
-                return int(entries), int(cd_size)
+                return int(entries), int(cd_size), end - int(cd_size)
             loc = at - 20
             if loc < 0 or tail[loc : loc + 4] != _EOCD64_LOCATOR:
                 return None
@@ -119,23 +122,78 @@ def _declared_entries(path: Path) -> tuple[int, int] | None:
             if len(record) < 56 or not record.startswith(b"PK\x06\x06"):
                 return None
             fields = struct.unpack("<4sQ2H2L4Q", record)
-            return int(fields[7]), int(fields[8])
+            # zipfile places the directory just before the zip64 end record
+            return int(fields[7]), int(fields[8]), end - 20 - 56 - int(fields[8])
     except (OSError, struct.error, OverflowError, ValueError):
         return None
 
 
+def _count_members(path: Path, start: int, cd_size: int) -> int:
+    """Members the central directory holds, counted from their headers, stopping
+    one past `MAX_MEMBERS` (zipfile parses every entry the directory's bytes hold,
+    whatever count the end record declares)."""
+    if start < 0:
+        return 0
+    with path.open("rb") as handle:
+        handle.seek(start)
+        directory = handle.read(cd_size)
+    at = found = 0
+    while found <= MAX_MEMBERS and directory.startswith(_CENTRAL, at):
+        if at + 46 > len(directory):
+            break
+        name, extra, comment = struct.unpack_from("<3H", directory, at + 28)
+        at += 46 + name + extra + comment
+        found += 1
+    return found
+
+
 def check_archive_file(path: Path, shown: str) -> None:
-    """Refuse, before the directory is read, an archive that declares too many members."""
-    declared = _declared_entries(path)
+    """Refuse, before `zipfile` reads the directory, an archive of too many members.
+
+    Every opening of an archive goes through `open_archive`, which calls this first:
+    the count the end record declares, the directory's size, and the headers the
+    directory holds (counted without building anything, up to `MAX_MEMBERS` + 1).
+    """
+    declared = _central_directory(path)
     if declared is None:
         return  # zipfile says what is wrong with it
-    entries, cd_size = declared
-    if entries > MAX_MEMBERS or cd_size > MAX_MEMBERS * 1024:
-        raise _archive_error(
-            shown,
-            f"declares {entries:,} members; an archive may hold at most {MAX_MEMBERS:,}",
-            "check that the file is the log the eval framework wrote",
-        )
+    entries, cd_size, start = declared
+    if entries > MAX_MEMBERS:
+        raise _too_many_members(shown, entries)
+    if cd_size > MAX_MEMBERS * 1024:  # more than 1 KiB a member: more members than told
+        raise _too_many_members(shown, entries, more=True)
+    try:
+        held = _count_members(path, start, cd_size)
+    except (OSError, ValueError, struct.error):
+        return  # zipfile says what is wrong with it
+    if held > MAX_MEMBERS:
+        raise _too_many_members(shown, held, more=True)
+
+
+def _too_many_members(shown: str, entries: int, *, more: bool = False) -> InputError:
+    problem = (
+        f"holds more than {MAX_MEMBERS:,} members in its directory"
+        if more
+        else f"declares {entries:,} members"
+    )
+    return _archive_error(
+        shown,
+        f"{problem}; an archive may hold at most {MAX_MEMBERS:,}",
+        "check that the file is the log the eval framework wrote",
+    )
+
+
+@contextlib.contextmanager
+def open_archive(
+    path: Path, shown: str, opener: Callable[[Path], zipfile.ZipFile] = zipfile.ZipFile
+) -> Iterator[zipfile.ZipFile]:
+    """An archive opened only after `check_archive_file`, and checked whole
+    (`check_archive`) before the caller reads any member. The one way the readers
+    open an archive (Inspect's sniffing, its retry matching, its reader)."""
+    check_archive_file(path, shown)
+    with opener(path) as archive:
+        check_archive(archive, shown)
+        yield archive
 
 
 def check_archive(archive: zipfile.ZipFile, shown: str) -> None:
@@ -262,34 +320,69 @@ def read_head(path: Path, size: int) -> bytes:
 def json_lines(path: Path) -> Iterator[tuple[int, Any]]:
     """(line number, value) of each non-blank line of a JSON Lines file (or gzipped).
 
-    The file is read within `MAX_DOCUMENT`; each line is parsed, one at a time,
-    within the same budget as a whole document (`reading.parse_document`), so no
-    line can hold more containers or values than a document may.
+    Read a line at a time (`reading.iter_lines`: `MAX_LINES` lines, `MAX_DECOMPRESSED`
+    bytes after gunzip), so the memory held does not grow with the file; each line is
+    parsed within the budget of a whole document (`reading.parse_document`: at most
+    `MAX_DOCUMENT` bytes, and no more containers or values than a document may).
     """
     shown = str(path)
+    number = 0
     try:
-        data = read_bounded(path)
+        handle = reading.open_binary(path, shown)
+        with handle:
+            for number, raw in reading.iter_lines(handle, shown, reading.MAX_DOCUMENT):
+                if raw.isspace():
+                    continue
+                try:
+                    if len(raw) > reading.LONG_LINE:  # shorter: too short to matter
+                        yield number, parse_document(raw, shown, "line", number)
+                    else:
+                        yield number, reading.parse_line(raw, shown, number)
+                except ValueError:
+                    raise InputError(
+                        "is not valid JSON (or not UTF-8)",
+                        file=shown,
+                        line=number,
+                        fix="check the file is whole",
+                    ) from None
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(
             f"cannot be read: {exc.__class__.__name__}: {short(str(exc), 80)}",
             file=shown,
+            line=number + 1 if number else None,
             fix="check that the file exists and is complete",
         ) from None
-    data = data.removeprefix(reading.UTF8_BOM)
-    for number, raw in enumerate(io.BytesIO(data), 1):
-        if number > reading.MAX_LINES:
-            raise reading.too_many_lines(shown)
-        if raw.isspace():
-            continue
-        try:
-            yield number, parse_document(raw, shown, "line", number)
-        except ValueError:
-            raise InputError(
-                "is not valid JSON (or not UTF-8)",
-                file=shown,
-                line=number,
-                fix="check the file is whole",
-            ) from None
+
+
+class RunList(list[EvalRun]):
+    """A reader's records, refused as soon as one more than `limit` is added.
+
+    The framework readers build their records into one of these, so a file of
+    millions of scores (a LiveCodeBench ``graded_list`` of 15 million entries) stops
+    at the run's cap (`ReadOptions.limit`) as it is read, not after.
+    """
+
+    __slots__ = ("limit", "shown")
+
+    def __init__(self, shown: str, limit: int) -> None:
+        super().__init__()
+        self.shown, self.limit = shown, limit
+
+    def append(self, run: EvalRun) -> None:
+        if len(self) >= self.limit:
+            raise reading.too_many_records(self.shown)
+        super().append(run)
+
+    def extend(self, runs: Iterable[EvalRun]) -> None:
+        for run in runs:
+            self.append(run)
+
+
+def check_room(count: int, limit: int, shown: str) -> None:
+    """Refuse a file whose `count` scores would bring the run past its cap, before
+    any record is built (`limit`: `ReadOptions.limit`, the records still allowed)."""
+    if count > limit:
+        raise reading.too_many_records(shown)
 
 
 def count(value: object) -> int | None:

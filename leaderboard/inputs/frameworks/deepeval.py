@@ -57,6 +57,7 @@ from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     DefaultChoice,
     FormatWarning,
+    check_room,
     item_run,
     load_json,
     short,
@@ -305,6 +306,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
         parsed.append((item, score, str(seen[item]), _others(case, metric)))
+    check_room(len(parsed), options.limit, shown)
     repeated = any(count > 0 for count in seen.values())
     runs = [
         item_run(

@@ -41,8 +41,15 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import json_lines, pick_metric
-from leaderboard.inputs.frameworks._common import load_json, read_head, short, unit_number
-from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
+from leaderboard.inputs.frameworks._common import (
+    RunList,
+    check_room,
+    load_json,
+    read_head,
+    short,
+    unit_number,
+)
+from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, check_metric_names
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -179,7 +186,7 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
         )
     model = folder.name
     notes = Notes(shown)
-    rows, order, subset = _rows(path, shown, notes)
+    rows, order, subset = _rows(path, shown, notes, options.limit)
     if not rows:
         raise InputError(
             "holds no scored sample", file=shown, fix="check that the evaluation ran"
@@ -194,21 +201,33 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
         )
     )
     available = list(dict.fromkeys(order[1:]))
+    check_metric_names(available, shown, "score.value")
     metric = pick_metric(available, primary, wanted, shown, field="score.value")
     for other in available:
         if other != metric:
             notes.add(Notes.OTHERS, other)
     return _records(
-        rows, model=model, benchmark=benchmark, subset=subset, metric=metric, notes=notes
+        rows,
+        model=model,
+        benchmark=benchmark,
+        subset=subset,
+        metric=metric,
+        notes=notes,
+        limit=options.limit,
     )
 
 
 def _rows(
-    path: Path, shown: str, notes: Notes
+    path: Path, shown: str, notes: Notes, limit: int
 ) -> tuple[list[tuple[int, str, int | None, dict[str, Any]]], list[str], str | None]:
-    """(line, item, repeat, scores) per sample; [primary, metrics...]; the subset."""
+    """(line, item, repeat, scores) per sample; [primary, metrics...]; the subset.
+
+    Linear in the file: the metric names are kept once each, in the order first
+    seen, and the rows stop at the run's cap (`limit`) as they are read.
+    """
     rows: list[tuple[int, str, int | None, dict[str, Any]]] = []
-    order: list[str] = []
+    primary: list[str] = []  # the first row's main metric
+    metric_names: dict[str, None] = {}  # every metric name, once, in order
     subset: str | None = None
     unusable = 0
     for number, row in json_lines(path, shown):
@@ -245,15 +264,17 @@ def _rows(
                 result = review.get("result") if isinstance(review, dict) else None
                 scores = result if isinstance(result, dict) else {main: result}
                 rows.append((number, item, nth if len(choices) > 1 else None, scores))
-                order += [main] if not order else []
-                order += list(scores)
+                primary = primary or [main]
+                metric_names.update(dict.fromkeys(scores))
+            check_room(len(rows), limit, shown)
             continue
-        order += [main] if not order else []
-        order += list(scores)
+        primary = primary or [main]
+        metric_names.update(dict.fromkeys(scores))
         rows.append((number, item, repeat, scores))
+        check_room(len(rows), limit, shown)
     if unusable:
         notes.add("samples with no usable score left out (not counted as 0)", str(unusable))
-    return rows, order, subset
+    return rows, [*primary, *metric_names], subset
 
 
 def _v1(
@@ -296,13 +317,14 @@ def _records(
     subset: str,
     metric: str,
     notes: Notes,
+    limit: int,
 ) -> list[EvalRun]:
     counts: dict[str, int] = {}
     for _, item, _, _ in rows:
         counts[item] = counts.get(item, 0) + 1
     repeated = any(count > 1 for count in counts.values())
     nth: dict[str, int] = {}
-    runs: list[EvalRun] = []
+    runs = RunList(notes.shown, limit)
     missing = 0
     for number, item, repeat, scores in rows:
         sample = nth[item] = nth.get(item, -1) + 1

@@ -40,8 +40,14 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import beside, pick_metric
-from leaderboard.inputs.frameworks._common import item_run, load_json, short, unit_number
-from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
+from leaderboard.inputs.frameworks._common import (
+    RunList,
+    item_run,
+    load_json,
+    short,
+    unit_number,
+)
+from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, check_metric_names
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -193,15 +199,23 @@ def read_helm(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
         raise InputError("is not a list of per-instance entries", file=shown, fix=_FIX_SPEC)
     notes = Notes(shown)
     items, order = _merged(data, shown, notes)
+    check_metric_names(order, shown, "stats.name.name")
+    # One pass over the values (linear in the file): a statistic is rankable when some
+    # instance gives it and every value given lies in [0, 1].
+    given: set[str] = set()
+    unrankable: set[str] = set()
+    for stats in items.values():
+        for metric, value in stats.items():
+            if value is not None:
+                given.add(metric)
+                if metric not in unrankable and unit_number(value) is None:
+                    unrankable.add(metric)
     rankable = [
         metric
         for metric in order
         if not _BOOKKEEPING.fullmatch(metric)
-        and all(
-            stats.get(metric) is None or unit_number(stats[metric]) is not None
-            for stats in items.values()
-        )
-        and any(stats.get(metric) is not None for stats in items.values())
+        and metric in given
+        and metric not in unrankable
     ]
     if not rankable:
         raise InputError(
@@ -216,7 +230,7 @@ def read_helm(path: Path, options: ReadOptions | None = None) -> list[EvalRun]:
         if other != metric:
             notes.add(Notes.OTHERS, other)
     several = any(trial for _, trial in items)
-    runs: list[EvalRun] = []
+    runs = RunList(shown, options.limit)
     missing = 0
     for (ident, trial), stats in items.items():
         score = unit_number(stats.get(metric))

@@ -31,15 +31,16 @@ import re
 import zipfile
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
-    check_archive,
-    check_archive_file,
+    RunList,
     finite_number,
     load_json,
+    open_archive,
     read_member,
     short,
     unit_number,
@@ -86,11 +87,13 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def _zip_has_log_members(path: Path) -> bool:
+    opener, _ = _archive_support()
     try:
-        check_archive_file(path, str(path))
-        with zipfile.ZipFile(path) as archive:
+        with open_archive(path, str(path), opener) as archive:
             names = set(archive.namelist())
-    except Exception:  # any failure here means "not an Inspect log"
+    except InputError:  # a .eval archive beyond the archive policy: refused as such
+        raise
+    except Exception:  # any other failure here means "not an Inspect log"
         return False
     return "header.json" in names or "_journal/start.json" in names
 
@@ -202,10 +205,8 @@ def _slim(sample: Any) -> Any:
 def _read_eval_archive(path: Path) -> tuple[Any, Any]:
     shown = str(path)
     opener, damaged = _archive_support()
-    check_archive_file(path, shown)
     try:
-        with opener(path) as archive:
-            check_archive(archive, shown)
+        with open_archive(path, shown, opener) as archive:
             names = set(archive.namelist())
             if "header.json" not in names:
                 raise InputError(
@@ -334,7 +335,7 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                 notes.add(Notes.OTHERS, f"{task} {other}")
         scorers = [kept]
     others = [s for s in _scorer_names(header, samples) if s not in scorers]
-    runs: list[EvalRun] = []
+    runs = RunList(shown, options.limit)
     errored: list[str] = []
     for number, sample in enumerate(samples, 1):
         if _errored(sample):
@@ -466,36 +467,73 @@ def _errored(sample: Any) -> bool:
     )
 
 
-def log_identity(path: Path) -> tuple[str, str, str] | None:
-    """``(task_id, status, created)`` from an Inspect log's header; None if unreadable.
+class ArchiveRefused(Exception):
+    """An archive that `open_archive` refused, carried past `log_identity`'s catch-all."""
 
-    Inspect's ``eval-retry`` writes a new log of the same ``eval.task_id`` beside the
-    errored one; `leaderboard.inputs.sources` keeps the retried log. Never raises.
+    def __init__(self, error: InputError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _archive_header(path: Path, shown: str) -> Any:
+    """The header (or start journal) of an archive, opened only through `open_archive`;
+    an archive beyond the policy raises `ArchiveRefused`."""
+    opener, _ = _archive_support()
+    try:
+        with open_archive(path, shown, opener) as archive:
+            names = set(archive.namelist())
+            name = "header.json" if "header.json" in names else "_journal/start.json"
+            try:
+                return _member(archive, name, shown)
+            except Exception:  # the reader says what is wrong with it
+                return None
+    except InputError as err:
+        raise ArchiveRefused(err) from None
+
+
+@dataclass(frozen=True, slots=True)
+class LogIdentity:
+    """What tells an ``inspect eval-retry`` log from another log (`log_identity`)."""
+
+    task_id: str
+    task: str | None
+    model: str | None
+    status: str
+    created: str
+
+
+def log_identity(path: Path) -> LogIdentity | None:
+    """The identity in an Inspect log's header; None if it has none to read.
+
+    Inspect's ``eval-retry`` writes a new log of the same ``eval.task_id``, task and
+    model beside the errored one; `leaderboard.inputs.sources` keeps the retried log.
+    An archive is opened only through `open_archive` (checked first): one beyond the
+    archive policy raises its `InputError`, as its reader would; any other failure
+    is None (the reader then says what is wrong).
     """
+    shown = str(path)
     try:
         with path.open("rb") as handle:
             is_zip = handle.read(4) == ZIP_MAGIC
-        if is_zip:
-            opener, _ = _archive_support()
-            with opener(path) as archive:
-                names = set(archive.namelist())
-                name = "header.json" if "header.json" in names else "_journal/start.json"
-                header = _member(archive, name, str(path))
-        else:
-            header = load_json(path)
-        ev = header.get("eval") if isinstance(header, dict) else None
-        if not isinstance(ev, dict):
-            return None
-        task_id, created = ev.get("task_id"), ev.get("created")
-        status = header.get("status", "started")
-        if (
-            isinstance(task_id, str)
-            and isinstance(created, str)
-            and isinstance(status, str)
-        ):
-            return task_id, status, created
-    except Exception:
+        header = _archive_header(path, shown) if is_zip else load_json(path)
+    except ArchiveRefused as refused:  # exit 2 naming the file and the limit
+        raise refused.error from None
+    except Exception:  # the reader says what is wrong with the file
         return None
+    ev = header.get("eval") if isinstance(header, dict) else None
+    if not isinstance(ev, dict):
+        return None
+    task_id, created = ev.get("task_id"), ev.get("created")
+    status = header.get("status", "started")
+    task, model = ev.get("task"), ev.get("model")
+    if isinstance(task_id, str) and isinstance(created, str) and isinstance(status, str):
+        return LogIdentity(
+            task_id,
+            task if isinstance(task, str) else None,
+            model if isinstance(model, str) else None,
+            status,
+            created,
+        )
     return None
 
 

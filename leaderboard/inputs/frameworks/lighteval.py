@@ -25,11 +25,12 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import pick_metric
-from leaderboard.inputs.frameworks._common import load_json, short
+from leaderboard.inputs.frameworks._common import RunList, load_json, short
 from leaderboard.inputs.frameworks.metrics import (
     LOWER_IS_BETTER,
     Notes,
     ReadOptions,
+    check_metric_names,
     known_range,
     to_unit,
 )
@@ -160,7 +161,8 @@ def read_lighteval(path: Path, options: ReadOptions | None = None) -> list[EvalR
     held = list(dict.fromkeys(key for keys in candidates.values() for key in keys))
     if options.metrics and held:
         pick_metric(held, held[0], options, shown, field="results")
-    runs: list[EvalRun] = []
+    check_metric_names(held, shown, "results")
+    runs = RunList(shown, options.limit)
     for task, keys in candidates.items():
         kept = next((want for want in options.metrics if want in keys), keys[0])
         for key in keys:

@@ -27,7 +27,13 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import pick_metric
-from leaderboard.inputs.frameworks._common import item_run, load_json, short
+from leaderboard.inputs.frameworks._common import (
+    RunList,
+    check_room,
+    item_run,
+    load_json,
+    short,
+)
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 from leaderboard.inputs.records import EvalRun
 
@@ -119,8 +125,9 @@ def read_livecodebench(path: Path, options: ReadOptions | None = None) -> list[E
                 fix="run lcb_runner with --evaluate, and give the *_eval_all.json",
             )
         problems.append((str(ident), graded))
+    check_room(sum(len(graded) for _, graded in problems), options.limit, shown)
     several = any(len(graded) > 1 for _, graded in problems)
-    runs: list[EvalRun] = []
+    runs = RunList(shown, options.limit)
     for number, (ident, graded) in enumerate(problems, 1):
         for nth, grade in enumerate(graded):
             if not isinstance(grade, bool):

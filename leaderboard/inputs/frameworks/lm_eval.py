@@ -32,6 +32,7 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
+    RunList,
     count,
     finite_number,
     load_json,
@@ -324,7 +325,7 @@ def _read_results(path: Path, data: Any, options: ReadOptions) -> list[EvalRun]:
     shown = str(path)
     info = Results(data, shown)
     notes = Notes(shown)
-    runs: list[EvalRun] = []
+    runs = RunList(shown, options.limit)
     chosen: dict[str, tuple[str, float]] = {}
     info.check_preferences(options, shown)
     for task, entry in info.results.items():

@@ -26,6 +26,7 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import confined
 from leaderboard.inputs.frameworks._common import (
+    check_room,
     json_lines,
     load_json,
     read_head,
@@ -128,7 +129,9 @@ def read_samples(path: Path, options: ReadOptions) -> list[EvalRun]:
             fix="keep the name lm_eval gave the samples file",
         )
     key = info.primary(task, options, notes)
-    scored = [] if key is None else _scores(path, info, task, key, notes)
+    scored = (
+        [] if key is None else _scores(path, info, task, key, notes, limit=options.limit)
+    )
     runs = [
         EvalRun(
             model_id=info.model,
@@ -176,7 +179,9 @@ def _by_filter(info: Results, task: str, key: str) -> dict[str, list[tuple[str, 
 Scored = tuple[int | str, float, tuple[tuple[str, float], ...]]
 
 
-def _scores(path: Path, info: Results, task: str, key: str, notes: Notes) -> list[Scored]:
+def _scores(
+    path: Path, info: Results, task: str, key: str, notes: Notes, *, limit: int
+) -> list[Scored]:
     """(doc_id, score, other metrics) of every document under the kept metric and filter.
 
     The other metrics (`Results.secondaries`) are the document's values of the task's
@@ -224,6 +229,7 @@ def _scores(path: Path, info: Results, task: str, key: str, notes: Notes) -> lis
             notes.found[Notes.RANGE][-1] += f" (line {number})"
             return []
         scored.append((item, score))
+        check_room(len(scored), limit, shown)  # as the lines are read
     if not scored:
         notes.add(Notes.EMPTY, f"{task} (no document under filter {filt})")
     return [

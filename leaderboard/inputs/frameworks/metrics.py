@@ -25,7 +25,7 @@ and kind as a `FormatWarning`.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 
 from leaderboard.errors import InputError, UsageError
@@ -34,6 +34,7 @@ from leaderboard.inputs.frameworks._common import (
     FormatWarning,
     finite_number,
 )
+from leaderboard.inputs.reading import MAX_RECORDS
 
 #: Values of `ReadOptions.task_weights` (the ``task-weights`` input).
 TASK_WEIGHTS = ("equal", "items")
@@ -116,11 +117,34 @@ class ReadOptions:
         ``model_name``) uses this instead. An id a file does name is never replaced;
         HELM, EvalScope and LiveCodeBench always name one (``adapter_spec.model``, the
         folder). None: the documented defaults.
+    limit : int
+        How many records the file may still add to the run (`MAX_RECORDS` less what
+        the files before it brought): a reader refuses the one past it as it reads
+        (`_common.RunList`, `_common.check_room`), before building the rest.
     """
 
     metrics: tuple[str, ...] = ()
     task_weights: str = "equal"
     model_id: str | None = None
+    limit: int = MAX_RECORDS
+
+
+#: Distinct metric names one file may hold (HELM's statistics, lighteval's, EvalScope's,
+#: a record's secondary metrics): real ones hold tens; thousands are no eval's output.
+MAX_METRIC_NAMES = 1_000
+
+
+def check_metric_names(names: Sized, shown: str, field: str) -> None:
+    """Refuse a file that holds more than `MAX_METRIC_NAMES` distinct metric names."""
+    if len(names) > MAX_METRIC_NAMES:
+        raise InputError(
+            f"holds {len(names):,} distinct metric names; a file may hold at most "
+            f"{MAX_METRIC_NAMES:,}",
+            file=shown,
+            field=field,
+            fix="check that the file is what the eval framework wrote: a name per item "
+            "or per task is no metric",
+        )
 
 
 #: Longest `ReadOptions.model_id` accepted (the records' own ids have no bound; this
@@ -252,11 +276,12 @@ class Notes:
     def __init__(self, shown: str) -> None:
         self.shown = shown
         self.found: dict[str, list[str]] = {}
+        self._seen: set[tuple[str, str]] = set()  # membership in constant time
 
     def add(self, kind: str, what: str) -> None:
-        names = self.found.setdefault(kind, [])
-        if what not in names:
-            names.append(what)
+        if (kind, what) not in self._seen:
+            self._seen.add((kind, what))
+            self.found.setdefault(kind, []).append(what)
 
     def warn(self) -> None:
         for kind, names in self.found.items():

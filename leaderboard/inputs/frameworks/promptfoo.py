@@ -43,6 +43,7 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
+    check_room,
     finite_number,
     item_run,
     json_lines,
@@ -217,6 +218,7 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
         order = test_idx if isinstance(test_idx, int) else number
         value = _value(row, metric)
         parsed.append((order, number, model, _task(row), item, value, _extras(row, metric)))
+        check_room(len(parsed), options.limit, shown)
     if metric is None:
         raise InputError("holds no rows", file=shown, fix="check that the eval ran")
     return _records(parsed, metric, notes)

@@ -47,6 +47,7 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     FormatWarning,
+    check_room,
     counted,
     item_run,
     load_json,
@@ -154,7 +155,7 @@ def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRu
     default = options.model_id or DEFAULT_MODEL
     if "resolved_ids" not in data and "resolved_instances" not in data:
         return _read_instances(path, data, shown, default)
-    return _read_run(path, data, shown, default)
+    return _read_run(path, data, shown, default, options.limit)
 
 
 def _read_instances(
@@ -197,7 +198,9 @@ def _record(model: str, task: str, instance: str, resolved: bool) -> EvalRun:
     return item_run(model, task, METRIC, instance, float(resolved))
 
 
-def _read_run(path: Path, data: dict[str, Any], shown: str, default: str) -> list[EvalRun]:
+def _read_run(
+    path: Path, data: dict[str, Any], shown: str, default: str, limit: int
+) -> list[EvalRun]:
     # Multi-SWE-bench's leaderboard results.json (and forks of the harness) list the
     # resolved ids under `resolved`, and empty and errored patches together.
     key = "resolved" if "resolved_ids" not in data and "resolved" in data else ""
@@ -212,6 +215,7 @@ def _read_run(path: Path, data: dict[str, Any], shown: str, default: str) -> lis
         )
     resolved = _ids(data, key, shown)
     failed = _ids(data, "unresolved_ids", shown) + _ids(data, "empty_patch_ids", shown)
+    check_room(len(resolved) + len(failed), limit, shown)  # before any set is built
     both = sorted(set(resolved) & set(failed))
     if both:
         raise InputError(
