@@ -67,7 +67,7 @@ COUNT_BYTES = 64 * 2**20
 """Memory of the resample counts drawn at once for one stratum (see `count_rows`)."""
 COUNT_BYTES_PER_DRAW = 20
 """Bytes one draw may cost while counts are made (12, see `count_rows`)."""
-KINDS_MIN_UNITS = 1024
+KINDS_MIN_UNITS = 256
 """Strata of fewer units always draw unit indices (see `_kinds`)."""
 KINDS_SHARE = 16
 """A stratum is resampled by kinds when it has at most 1/`KINDS_SHARE` as many distinct

@@ -54,7 +54,8 @@ def test_kinds__binary_stratum_of_two_models_has_at_most_four() -> None:
 
 
 def test_kinds__small_or_varied_strata_draw_units() -> None:
-    assert bootstrap._kinds(_binary(KINDS_MIN_UNITS - 1, 0), np.ones((1023, 2))) is None
+    small = _binary(KINDS_MIN_UNITS - 1, 0)
+    assert bootstrap._kinds(small, np.ones_like(small)) is None
     varied = np.random.default_rng(1).random((4096, 2))
     assert bootstrap._kinds(varied, np.ones_like(varied)) is None
 
