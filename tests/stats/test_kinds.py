@@ -9,11 +9,16 @@ take the shortcut.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 from leaderboard.stats import bootstrap
 from leaderboard.stats.bootstrap import BLOCK, KINDS_MIN_UNITS, stratified_replicates
+from tests.stats.simulate import beta_mean, covers, false_alarm, item_level_runs, rate
+
+SEED = 2026  # test_calibration.py's
 
 
 def _binary(n: int, seed: int, p: tuple[float, float] = (0.7, 0.6)) -> np.ndarray:
@@ -95,3 +100,35 @@ def test_kinds__spread_and_pairing_match_the_closed_form(
     assert diff_sd == pytest.approx(want_diff, rel=0.04)
     # the pairing is kept: the difference varies far less than independent draws would
     assert diff_sd < 0.8 * np.hypot(*want)
+
+
+@pytest.mark.slow
+def test_kinds__coverage_and_false_alarms_of_the_whole_report(
+    record_property: Callable[[str, object], None],
+) -> None:
+    """tests/stats/test_calibration.py's binary-item simulations at 400 items, a size
+    the kinds take (one task: a stratum of 400 units, at most 4 kinds): the same
+    targets, coverage >= 93% and false alarms <= 3.5% (nominal 2.5%)."""
+    n_items = 400
+    sample = (np.random.default_rng(0).random((n_items, 2)) < 0.6).astype(float)
+    assert bootstrap._kinds(sample, np.ones_like(sample)) is not None  # the kinds path
+
+    def cover(rng: np.random.Generator) -> bool:
+        difficulty = beta_mean(rng, np.full(n_items, 0.6), 2.0)
+        scores = (rng.random((1, n_items)) < difficulty).astype(float)
+        return covers(item_level_runs(scores, ("m",)), 0.6, int(rng.integers(2**31)))
+
+    def alarm(rng: np.random.Generator) -> bool:
+        difficulty = beta_mean(rng, np.full(n_items, 0.6), 2.0)
+        scores = (rng.random((2, n_items)) < difficulty).astype(float)
+        return false_alarm(
+            item_level_runs(scores, ("base", "cand")), int(rng.integers(2**31))
+        )
+
+    coverage, c_se = rate(cover, 1000, SEED)
+    alarms, a_se = rate(alarm, 2000, SEED)
+    record_property("kinds coverage 400 binary items", f"{coverage:.3f} +- {c_se:.3f}")
+    record_property("kinds false alarms 400 binary items", f"{alarms:.4f} +- {a_se:.4f}")
+    print(f"coverage {coverage:.3f} +- {c_se:.3f}, false alarms {alarms:.4f} +- {a_se:.4f}")
+    assert coverage >= 0.93
+    assert alarms <= 0.035
