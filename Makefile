@@ -51,6 +51,8 @@ test: $(STAMP) tools lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/load_1m.py
 	$(BIN)/python bench/read_jsonl.py
 

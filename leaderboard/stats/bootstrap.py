@@ -15,6 +15,17 @@ total), and peak memory is bounded by one block. Within a block, a large stratum
 counts are drawn a few rows at a time from its one generator (`count_rows`): the same
 draws, in at most `COUNT_BYTES`.
 
+Units that repeat are resampled as kinds (`_kinds`): in a stratum of at least
+`KINDS_MIN_UNITS` units whose distinct rows of numerators and denominators ("kinds") are
+at most one in `KINDS_SHARE` (binary items of M models: at most ``2^M`` kinds), the
+counts of the kinds are drawn as one multinomial, ``Multinomial(n_h; f_1/n_h, ...,
+f_U/n_h)`` with ``f_u`` the units of kind ``u``, instead of ``n_h`` unit indices. The
+replicate numerators and denominators ``sum_u c_u num_u`` only depend on how often each
+kind was drawn, and drawing ``n_h`` units uniformly gives exactly that multinomial for
+the kinds' tallies: the same distribution at a cost of ``U`` binomials a replicate
+instead of ``n_h`` draws. The random stream differs from the unit draws', so the
+replicates of such a stratum are other draws from the same distribution.
+
 Small-sample honesty (the "rescaled, t-scaled percentile bootstrap"):
 
 1. Rescaling (Rao & Wu 1988, J. Amer. Statist. Assoc. 83:231-241): within stratum
@@ -56,6 +67,11 @@ COUNT_BYTES = 64 * 2**20
 """Memory of the resample counts drawn at once for one stratum (see `count_rows`)."""
 COUNT_BYTES_PER_DRAW = 20
 """Bytes one draw may cost while counts are made (12, see `count_rows`)."""
+KINDS_MIN_UNITS = 256
+"""Strata of fewer units always draw unit indices (see `_kinds`)."""
+KINDS_SHARE = 16
+"""A stratum is resampled by kinds when it has at most 1/`KINDS_SHARE` as many distinct
+unit rows as units (see `_kinds`)."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +244,10 @@ class _StratumPlan:
     # that one). None: every column fed once.
     spread: IntArray | None = None
     factor: FloatArray | None = None
+    # Resampled by kinds (`_kinds`): `num` and `den` hold one row per kind, drawn with
+    # these probabilities (the kinds' shares of the stratum's `units`). None: units.
+    kind_p: FloatArray | None = None
+    units: int = 0
 
 
 def _add_stratum(
@@ -247,7 +267,10 @@ def _add_stratum(
     step = count_rows(p.num.shape[0])
     for c0 in range(0, acc.shape[1], step):
         part = acc[:, c0 : c0 + step]
-        counts = _counts(rng, part.shape[1], p.num.shape[0], scratch)
+        if p.kind_p is not None:
+            counts = _kind_counts(rng, part.shape[1], p.units, p.kind_p, scratch)
+        else:
+            counts = _counts(rng, part.shape[1], p.num.shape[0], scratch)
         if p.linear is not None and p.offset is not None:  # deviation is linear
             dev = counts @ p.linear
             dev -= p.offset
@@ -303,7 +326,12 @@ def _plan(
 ) -> _StratumPlan:
     cols = np.unique(column[use])  # columns this stratum feeds
     local = np.searchsorted(cols, column[use])
-    den_h = den[:, cols]
+    n_units = num.shape[0]
+    num_h, den_h = num[:, cols], den[:, cols]
+    kinds = _kinds(num_h, den_h)
+    kind_p = None
+    if kinds is not None:  # one row per kind of unit, drawn by its share
+        num_h, den_h, kind_p = kinds
     den_inv: IntArray | None
     if (den_h == den_h[:, :1]).all():  # complete data: one denominator for all
         den_u, den_inv = den_h[:, :1], None
@@ -322,13 +350,11 @@ def _plan(
             order = np.lexsort((fed, -np.abs(coef), local))
             fed = order[np.r_[True, local[order][1:] != local[order][:-1]]]
             spread, factor = local, coef / coef[fed][local]
-        linear = np.ascontiguousarray(
-            num[:, cols][:, local[fed]] * (coef[fed] / (den.shape[0] * d0))
-        )
+        linear = np.ascontiguousarray(num_h[:, local[fed]] * (coef[fed] / (n_units * d0)))
         offset = est[cols][local[fed]] * coef[fed]
     return _StratumPlan(
         stratum=h,
-        num=np.ascontiguousarray(num[:, cols]),
+        num=np.ascontiguousarray(num_h),
         den=np.ascontiguousarray(den_u),
         den_inv=den_inv,
         den_always_positive=bool((den_u > 0).all()),
@@ -340,6 +366,41 @@ def _plan(
         offset=offset,
         spread=spread,
         factor=factor,
+        kind_p=kind_p,
+        units=n_units,
+    )
+
+
+def _kinds(
+    num: FloatArray, den: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """The stratum's distinct unit rows ("kinds") and their shares, when it pays.
+
+    Returns ``(num_u, den_u, p)``, one row per kind and ``p[u]`` the share of the
+    stratum's units of kind ``u``, for a stratum of at least `KINDS_MIN_UNITS` units
+    with at most one kind per `KINDS_SHARE` units; None otherwise (the units are drawn).
+    A replicate's numerators and denominators are ``counts @ num``, which depend on the
+    units' counts through the kinds' tallies only; the tallies of ``n`` uniform draws
+    are ``Multinomial(n; p)``, which `_kind_counts` draws directly.
+    """
+    n = num.shape[0]
+    if n < KINDS_MIN_UNITS:
+        return None
+    rows = np.concatenate([num, den], axis=1)
+    limit = n // KINDS_SHARE
+    # a cheap refusal first: many kinds among the first units already
+    head = np.unique(rows[: 4 * limit + 1], axis=0)
+    if head.shape[0] > limit:
+        return None
+    kinds, tally = np.unique(rows, axis=0, return_counts=True)
+    if kinds.shape[0] > limit:
+        return None
+    k = num.shape[1]
+    share: FloatArray = tally / float(n)
+    return (
+        np.ascontiguousarray(kinds[:, :k]),
+        np.ascontiguousarray(kinds[:, k:]),
+        share,
     )
 
 
@@ -384,6 +445,19 @@ def _counts(
     # tallied straight into the float counts (no integer tally to convert)
     out.fill(0.0)
     np.add.at(out.reshape(-1), flat.reshape(-1), 1.0)
+    return out
+
+
+def _kind_counts(
+    rng: np.random.Generator,
+    rows: int,
+    n: int,
+    share: FloatArray,
+    scratch: _Scratch | None = None,
+) -> FloatArray:
+    """Multinomial(n; share) tallies of the kinds for ``rows`` replicates (float)."""
+    out = (scratch or _Scratch()).take(rows, share.shape[0])
+    out[...] = rng.multinomial(n, share, size=rows)
     return out
 
 

@@ -295,6 +295,88 @@ def _mean_var(
     return out
 
 
+def _codes(values: set[int | str]) -> dict[int | str, int]:
+    """Each id's rank in the `_key` order (integers first, then strings)."""
+    ints = sorted(v for v in values if isinstance(v, int))
+    strs = sorted(v for v in values if isinstance(v, str))
+    ordered: list[int | str] = [*ints, *strs]
+    return {v: j for j, v in enumerate(ordered)}
+
+
+class _Items(NamedTuple):
+    """Items sorted by (task, item id), and the resampling units they belong to."""
+
+    keys: list[tuple[str, int | str | None]]  # (task, item id), sorted
+    task: IntArray  # each item's task
+    unit: IntArray  # each item's unit
+    unit_stratum: IntArray  # each unit's stratum (its task)
+    n_clusters: int
+    code: dict[int | str, int]  # item id -> its rank among the ids
+    sorted_code: npt.NDArray[np.int64]  # each item's task * width + code, ascending
+    width: int
+
+    def rows(self, task: IntArray, item: Sequence[int | str | None]) -> IntArray:
+        """The item of each record (item-level: no id is None): its row in the layout."""
+        look = self.code.__getitem__
+        code = np.fromiter((look(i) for i in item if i is not None), np.int64, len(item))
+        found: IntArray = np.searchsorted(self.sorted_code, task * self.width + code)
+        return found
+
+
+def _item_units(
+    t_index: dict[str, int],
+    item_cluster: dict[tuple[str, int | str], int | str | None],
+    *,
+    clustered: bool,
+) -> _Items:
+    """Items sorted by (task, item id), and the resampling units they belong to.
+
+    A unit is an item, or its cluster when it has one (clusters first, then lone items,
+    each in the `_key` order of its id, within each task). The orders are those of
+    sorting the keys as tuples, computed on integer codes (ranks of the ids).
+    """
+    keys: list[tuple[str, int | str]] = list(item_cluster)
+    n = len(keys)
+    task = np.fromiter((t_index[t] for t, _ in keys), np.intp, n)
+    item_code = _codes({it for _, it in keys})
+    icode = np.fromiter((item_code[it] for _, it in keys), np.intp, n)
+    order = np.lexsort((icode, task))
+    sorted_keys = [keys[j] for j in order.tolist()]
+    ikeys: list[tuple[str, int | str | None]] = list(sorted_keys)
+    item_task = task[order]
+    w_items = len(item_code) + 1
+    sorted_code = item_task.astype(np.int64) * w_items + icode[order]
+    if not clustered:  # every item its own unit, in the items' order
+        unit = np.arange(n, dtype=np.intp)
+        return _Items(
+            ikeys, item_task, unit, item_task.copy(), 0, item_code, sorted_code, w_items
+        )
+    cl = [item_cluster[k] for k in sorted_keys]
+    cluster_code = _codes({c for c in cl if c is not None})
+    lone = np.fromiter((c is None for c in cl), np.bool_, n)
+    code = np.where(
+        lone,
+        icode[order],
+        np.fromiter((-1 if c is None else cluster_code[c] for c in cl), np.intp, n),
+    )
+    width = max(len(item_code), len(cluster_code)) + 1
+    # (task, lone, code) as one integer: clusters (lone 0) sort before lone items
+    composite = (item_task.astype(np.int64) * 2 + lone) * width + code
+    uniq, item_unit = np.unique(composite, return_inverse=True)
+    unit_stratum = (uniq // (2 * width)).astype(np.intp)
+    n_clusters = int(((uniq // width) % 2 == 0).sum())
+    return _Items(
+        ikeys,
+        item_task,
+        item_unit.reshape(-1).astype(np.intp),
+        unit_stratum,
+        n_clusters,
+        item_code,
+        sorted_code,
+        w_items,
+    )
+
+
 def _layout(
     runs: Sequence[EvalRun],
     cols: _Columns,
@@ -316,22 +398,12 @@ def _layout(
     tw = np.maximum(np.ldexp(tw, -int(np.frexp(tw.max())[1])), np.finfo(np.float64).tiny)
     clustered = item_level and any(c is not None for c in item_cluster.values())
     if item_level:
-        items = sorted(item_cluster, key=lambda k: (t_index[k[0]], _key(k[1])))
-        ikeys: list[tuple[str, int | str | None]] = list(items)
-        item_task = np.array([t_index[t] for t, _ in items], dtype=np.intp)
-        unit_keys: list[tuple[int, tuple[int, Key]]] = []
-        for t, it in items:
-            cl = item_cluster[(t, it)]
-            ukey = (1, _key(it)) if cl is None else (0, _key(cl))
-            unit_keys.append((t_index[t], ukey))
-        uniq = sorted(set(unit_keys))
-        u_index = {u: j for j, u in enumerate(uniq)}
-        item_unit = np.array([u_index[u] for u in unit_keys], dtype=np.intp)
-        unit_stratum = np.array([u[0] for u in uniq], dtype=np.intp)
+        laid = _item_units(t_index, item_cluster, clustered=clustered)
+        ikeys, item_task, item_unit = laid.keys, laid.task, laid.unit
+        unit_stratum, n_clusters = laid.unit_stratum, laid.n_clusters
         n_strata = len(tasks)
-        item_weight = np.ones(len(items))
+        item_weight = np.ones(len(ikeys))
         stratum_weight = tw
-        n_clusters = len({u for u in uniq if u[1][0] == 0}) if clustered else 0
     else:
         ikeys = [(t, None) for t in tasks]
         item_task = np.arange(len(tasks), dtype=np.intp)
@@ -341,12 +413,13 @@ def _layout(
         item_weight = tw
         stratum_weight = np.ones(1)
         n_clusters = 0
-    i_index = {k: j for j, k in enumerate(ikeys)}
     shape = (len(ikeys), len(models))
     n = len(cols.model)
-    rows = np.fromiter(
-        map(i_index.__getitem__, zip(cols.task, cols.item, strict=True)), np.intp, n
-    )
+    if item_level:  # integer codes: no dictionary of a million (task, item) tuples
+        rec_task = np.fromiter(map(t_index.__getitem__, cols.task), np.int64, n)
+        rows = laid.rows(rec_task, cols.item)
+    else:
+        rows = np.fromiter(map(t_index.__getitem__, cols.task), np.intp, n)
     mcols = np.fromiter(map(m_index.__getitem__, cols.model), np.intp, n)
     vals = np.fromiter(cols.score, np.float64, n)
     flat = rows * shape[1] + mcols

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from leaderboard.stats import quantiles
 from leaderboard.stats.quantiles import (
     abs_diff_row_max,
     abs_row_max,
@@ -97,10 +98,27 @@ def test_abs_row_max__numpy_bit_for_bit(shape: tuple[int, int]) -> None:
     assert (_bits(abs_row_max(z)) == _bits(np.abs(z).max(axis=1))).all()
 
 
-def test_abs_diff_row_max__numpy_bit_for_bit() -> None:
+@pytest.mark.parametrize("pairs", ["triangle", "ranking", "against one", "shuffled"])
+@pytest.mark.parametrize("chunk", [None, 2048 * 5, 1])
+def test_abs_diff_row_max__numpy_bit_for_bit(
+    chunk: int | None, pairs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whole, in chunks of 5 pairs (a short last chunk), one pair at a time; for the
+    pairs of a triangle, of a ranking (runs once renumbered), of candidates against one
+    baseline and in no order (both gathered)."""
+    if chunk is not None:
+        monkeypatch.setattr(quantiles, "DIFF_ELEMENTS", chunk)
     rng = np.random.default_rng(5)
     z = rng.normal(size=(2048, 12))
     ia, ib = np.triu_indices(12, k=1)
+    if pairs == "ranking":
+        order = rng.permutation(12)
+        ia, ib = order[ia], order[ib]
+    elif pairs == "against one":
+        ia, ib = np.delete(np.arange(12), 3), np.full(11, 3)
+    elif pairs == "shuffled":
+        shuffle = rng.permutation(ia.size)
+        ia, ib = ia[shuffle], ib[shuffle]
     scale = rng.random(ia.size) + 0.1
     want = (np.abs(z[:, ia] - z[:, ib]) / scale).max(axis=1)
     assert (_bits(abs_diff_row_max(z, ia, ib, scale)) == _bits(want)).all()

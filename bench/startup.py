@@ -1,0 +1,123 @@
+"""The everyday pull request's run against its floors (part of ``make bench``).
+
+Times, each in a fresh interpreter and interleaved over rounds (min and median of
+wall and CPU time, the CPU time of the child from `resource.getrusage`):
+
+- ``python -c pass``: the interpreter alone;
+- ``python -c "import numpy, pydantic, jinja2"``: the bare imports, the floor the CLI
+  is held to (goal: the CLI within 2.0x of it, wall and CPU);
+- ``python -c "import leaderboard"``: the package's import;
+- ``python -m leaderboard report FILE --baseline base``: the CLI on 2 models x 500
+  binary items (5 tasks of 100), written once to a temporary file.
+
+The action's container run is held to 2.0x ``python -c pass`` in its image; that
+needs the image (podman), so here the in-process equivalent is printed: the CLI and
+``import leaderboard.action`` against ``python -c pass`` on this machine.
+
+Byte-compiled modules are what users run (pip and the image compile them), so the
+package is compiled first (``compileall``) and the children run without
+``PYTHONDONTWRITEBYTECODE``.
+
+Usage: ``python bench/startup.py [--rounds N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import leaderboard
+
+
+def write_records(path: Path) -> None:
+    rng = random.Random(0)
+    with path.open("w") as out:
+        for model in ("base", "cand"):
+            for t in range(5):
+                for i in range(100):
+                    score = float(rng.random() < 0.6)
+                    rec = {
+                        "model_id": model,
+                        "task_id": f"t{t}",
+                        "item_id": i,
+                        "score": score,
+                    }
+                    out.write(json.dumps(rec) + "\n")
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, env=env, capture_output=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{cmd} failed: {done.stderr.decode()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=9)
+    args = parser.parse_args()
+    package = Path(leaderboard.__file__).parent
+    compileall.compile_dir(str(package), quiet=1)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(package.parent)
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        records = Path(tmp) / "pr.jsonl"
+        write_records(records)
+        cmds = {
+            "python -c pass": [py, "-c", "pass"],
+            "bare imports": [py, "-c", "import numpy, pydantic, jinja2"],
+            "import leaderboard": [py, "-c", "import leaderboard"],
+            "import leaderboard.action": [py, "-c", "import leaderboard.action"],
+            "CLI, 2 x 500": [
+                py,
+                "-m",
+                "leaderboard",
+                "report",
+                str(records),
+                "--baseline",
+                "base",
+            ],
+        }
+        got: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
+        for _ in range(args.rounds):
+            for name, cmd in cmds.items():
+                got[name].append(timed(cmd, env))
+    print(f"Startup, {args.rounds} interleaved rounds (min / median)")
+    print("                              wall (s)          CPU (s)")
+    best = {}
+    for name, runs in got.items():
+        wall, cpu = [w for w, _ in runs], [c for _, c in runs]
+        best[name] = (min(wall), min(cpu))
+        print(
+            f"  {name:<26} {min(wall):6.3f} / {statistics.median(wall):6.3f}"
+            f"   {min(cpu):6.3f} / {statistics.median(cpu):6.3f}"
+        )
+    cli, bare, nothing = best["CLI, 2 x 500"], best["bare imports"], best["python -c pass"]
+    print(
+        f"  CLI / bare imports: {cli[0] / bare[0]:.2f}x wall, {cli[1] / bare[1]:.2f}x CPU"
+        "   (goal <= 2.0x)"
+    )
+    print(
+        f"  CLI / python -c pass: {cli[0] / nothing[0]:.1f}x wall, "
+        f"{cli[1] / nothing[1]:.1f}x CPU   (the container's goal, 2.0x, needs the image)"
+    )
+
+
+if __name__ == "__main__":
+    main()
