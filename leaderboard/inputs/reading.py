@@ -322,21 +322,10 @@ def parse_document(
         ``ValueError`` (not JSON) is left to the caller, which knows what to advise.
     """
     check_document(data, shown, what, line)
-    try:
-        return loads(data)
-    except RecursionError:
-        raise nested_too_deeply(shown, line) from None
-    except DuplicateKeyError as exc:
-        raise InputError(
-            f"repeats the key {printable(exc.key)!r} in one object",
-            file=shown,
-            line=line,
-            field=printable(exc.key),
-            fix="keep one value per key; check that the file is what the eval runner wrote",
-        ) from None
+    return parse_line(data, shown, line)
 
 
-def parse_line(data: bytes, shown: str, line: int) -> Any:
+def parse_line(data: bytes | str, shown: str, line: int | None) -> Any:
     """`parse_document` of a line shorter than `LONG_LINE`, without counting its
     containers and values first: so short a line cannot hold enough to matter."""
     try:
