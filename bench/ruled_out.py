@@ -69,7 +69,8 @@ def cell(n: int, sims: int, seed: int) -> tuple[dict[str, int], dict[str, int], 
     return ours, ref, float(np.median(needed)) if needed else float("nan")
 
 
-def _share(k: int, sims: int) -> str:
+def share(k: int, sims: int) -> str:
+    """``12.3% ± 1.0``: a share of `sims` simulations with its Monte Carlo SE."""
     p = k / sims
     return f"{100 * p:.1f}% ± {100 * math.sqrt(p * (1 - p) / sims):.1f}"
 
@@ -84,11 +85,11 @@ def main(sims: int) -> None:
     for i, n in enumerate(CELLS):
         ours, ref, med = cell(n, sims, seed=1000 * (i + 1))
         r = " / ".join(
-            _share(ref[k], sims) for k in ("no_regression", "undetermined", "regressed")
+            share(ref[k], sims) for k in ("no_regression", "undetermined", "regressed")
         )
         print(
-            f"| {n:,} | {_share(ours['no_regression'], sims)} | "
-            f"{_share(ours['undetermined'], sims)} | {_share(ours['regressed'], sims)} | "
+            f"| {n:,} | {share(ours['no_regression'], sims)} | "
+            f"{share(ours['undetermined'], sims)} | {share(ours['regressed'], sims)} | "
             f"{r} | {med:,.0f} |",
             flush=True,
         )

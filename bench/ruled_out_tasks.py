@@ -17,6 +17,7 @@ import math
 import sys
 
 import numpy as np
+from ruled_out import share as _share  # bench/ruled_out.py, beside this file
 from scipy import stats
 
 from leaderboard import EvalRun, build_report
@@ -47,11 +48,6 @@ def cell(shape: str, n: int, sims: int) -> tuple[dict[str, int], int]:
             hi = d.mean() + stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
             t_fired += bool(hi < 0)
     return out, t_fired
-
-
-def _share(k: int, sims: int) -> str:
-    p = k / sims
-    return f"{100 * p:.1f}% ± {100 * math.sqrt(p * (1 - p) / sims):.1f}"
 
 
 def main(sims: int) -> None:

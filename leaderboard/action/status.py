@@ -12,20 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
-from leaderboard.render import plain_text
+from leaderboard.render import State, plain_text
 
 __all__ = [
     "DEFAULT_CONTEXT",
     "StatusPlan",
-    "StatusState",
     "accepted_by",
     "status_context",
 ]
 
 DEFAULT_CONTEXT = "leaderboard"
-StatusState = Literal["success", "failure", "error"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +30,7 @@ class StatusPlan:
     """One commit status as it will be sent."""
 
     context: str
-    state: StatusState
+    state: State  # `leaderboard.render.State`: the one list of the status's states
     description: str
     target_url: str | None
 

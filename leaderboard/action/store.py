@@ -13,6 +13,7 @@ the job's status stays the gate's.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -29,6 +30,7 @@ from leaderboard.report import Report
 __all__ = ["HistoryStore", "StorePlan", "plan_store"]
 
 _TITLE = "leaderboard: history"
+_NO_CLIENT = "run not stored: no github-token, repository or commit"
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,7 @@ def plan_store(
         return None
     client = api()
     if client is None or not isinstance(commit, str):
-        log.warning("run not stored: no github-token, repository or commit", title=_TITLE)
+        log.warning(_NO_CLIENT, title=_TITLE)
         return None
     # Everything written to the branch is redacted like the log (the report already
     # is): a model id of an artifact may spell the token, and the branch is readable
@@ -108,27 +110,17 @@ def plan_store(
     with client:
         try:
             head = client.head(branch)
-            read = (
-                History(client, branch, settings.comment_header).read_index(head)
-                if (head is not None)
-                else None
-            )
+            history = History(client, branch, settings.comment_header)
+            stored = [] if head is None else history.read_index(head).runs
             kept = [
-                KeptRun(
-                    r.commit,
-                    r.stored_at,
-                    {m: (v[0], v[1], v[2]) for m, v in r.models.items()},
-                )
-                for r in (read.runs if read is not None else [])
-                if r.commit != commit
+                _kept(r.commit, r.stored_at, r.models) for r in stored if r.commit != commit
             ]
         except GitDataError as exc:
             log.info(f"history: the kept runs could not be read ({exc}): no drift table")
     drift = None
     if kept is not None:
         now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        latest = KeptRun(commit, now, {m: (v[0], v[1], v[2]) for m, v in models.items()})
-        after = [*kept, latest][-settings.history_keep :]
+        after = [*kept, _kept(commit, now, models)][-settings.history_keep :]
         drift = log.redact(render_drift(after, branch=default, history_branch=branch))
     return StorePlan(
         branch=branch,
@@ -143,11 +135,16 @@ def plan_store(
     )
 
 
+def _kept(commit: str, stored_at: str, models: Mapping[str, list[float]]) -> KeptRun:
+    """A kept run as the drift table reads it: each model's (mean, lo, hi)."""
+    return KeptRun(commit, stored_at, {m: (v[0], v[1], v[2]) for m, v in models.items()})
+
+
 def store_planned(plan: StorePlan, settings: Settings, api: Api, log: Log) -> None:
     """Store the planned run on the history branch; every GitHub failure one warning."""
     client = api()
     if client is None:
-        log.warning("run not stored: no github-token, repository or commit", title=_TITLE)
+        log.warning(_NO_CLIENT, title=_TITLE)
         return
     started = time.perf_counter()
     with client:

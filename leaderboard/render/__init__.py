@@ -28,7 +28,7 @@ from leaderboard.render.comment import (
 from leaderboard.render.drift import KeptRun, render_drift
 from leaderboard.render.escape import log_text, plain_text
 from leaderboard.render.plain import MAX_DESCRIPTION_CHARS, LogLine, status_description
-from leaderboard.render.texts import Texts, above_footer, render_failed, render_texts
+from leaderboard.render.texts import State, Texts, above_footer, render_failed, render_texts
 
 __all__ = [
     "COMMENT_LIMIT",
@@ -37,6 +37,7 @@ __all__ = [
     "CommentContext",
     "KeptRun",
     "LogLine",
+    "State",
     "Texts",
     "above_footer",
     "log_text",

@@ -124,7 +124,9 @@ def verdict_text(report: Report, *, limit: int | None = None) -> str:  # noqa: P
             )
         if v.state == "cannot_tell":
             return _with_reason(
-                "cannot tell, not a pass", v.reason or "nothing compared", 140
+                "cannot tell, not a pass",
+                v.reason or "nothing compared",
+                MAX_DESCRIPTION_CHARS,
             )
         return "no regression: no candidate was compared"
     head = f"{_who(report, limit)}{_what(v, limit)}"

@@ -31,6 +31,14 @@ def _passed(path: Path) -> dict[str, float]:
     return {case["name"]: float(case["success"]) for case in run["testCases"]}
 
 
+def _reads_as_that_file_alone(folder: Path, name: str) -> None:
+    """The folder reads as its file `name` alone, read once, with deepeval's own
+    pass/fail per test case as the scores."""
+    runs = load_quiet(str(folder))
+    assert runs == load_quiet(str(folder / name))
+    assert sorted(r.score for r in runs) == sorted(_passed(folder / name).values())
+
+
 def test_own_run__the_folder_holds_what_deepeval_4_3_writes() -> None:
     names = {p.name for p in (OWN / "json" / ".deepeval").iterdir()}
     assert names == {
@@ -75,13 +83,7 @@ def test_folder__a_glob_over_it_reads_the_same_run() -> None:
 
 def test_folder__sqlite_store_reads_its_latest_test_run() -> None:
     folder = OWN / "sqlite" / ".deepeval"
-    runs = load_quiet(str(folder))
-    assert runs == load_quiet(
-        str(folder / ".latest_test_run.json")
-    )  # that file alone, read once
-    assert sorted(r.score for r in runs) == sorted(
-        _passed(folder / ".latest_test_run.json").values()
-    )
+    _reads_as_that_file_alone(folder, ".latest_test_run.json")
 
 
 def test_named__deepeval_db_is_refused_with_the_fix(
@@ -106,13 +108,7 @@ def test_named__the_cache_is_refused_naming_the_run_files(
 def test_public_folder__latest_and_full_of_one_run_read_once(tmp_path: Path) -> None:
     folder = tmp_path / ".deepeval"
     shutil.copytree(FIXTURES / "day08", folder)
-    runs = load_quiet(str(folder))
-    assert runs == load_quiet(
-        str(folder / ".latest_run_full.json")
-    )  # that file alone, read once
-    assert sorted(r.score for r in runs) == sorted(
-        _passed(folder / ".latest_run_full.json").values()
-    )
+    _reads_as_that_file_alone(folder, ".latest_run_full.json")
 
 
 def test_folder__two_different_runs_in_the_two_files_are_refused(tmp_path: Path) -> None:
@@ -132,13 +128,7 @@ def test_folder__link_only_latest_beside_the_full_file_reads_the_full_one(
     folder.mkdir()
     shutil.copy(FIXTURES / "day08" / ".latest_run_full.json", folder)
     shutil.copy(FIXTURES / "fms" / ".latest_test_run.json", folder)  # testRunLink only
-    runs = load_quiet(str(folder))
-    assert runs == load_quiet(
-        str(folder / ".latest_run_full.json")
-    )  # that file alone, read once
-    assert sorted(r.score for r in runs) == sorted(
-        _passed(folder / ".latest_run_full.json").values()
-    )
+    _reads_as_that_file_alone(folder, ".latest_run_full.json")
 
 
 def test_folder__a_leftover_temp_file_beside_a_finished_run_is_left_out(
@@ -146,13 +136,7 @@ def test_folder__a_leftover_temp_file_beside_a_finished_run_is_left_out(
 ) -> None:
     folder = tmp_path / ".deepeval"
     shutil.copytree(FIXTURES / "beeai", folder)  # .latest_test_run.json + temp file
-    runs = load_quiet(str(folder))
-    assert runs == load_quiet(
-        str(folder / ".latest_test_run.json")
-    )  # that file alone, read once
-    assert sorted(r.score for r in runs) == sorted(
-        _passed(folder / ".latest_test_run.json").values()
-    )
+    _reads_as_that_file_alone(folder, ".latest_test_run.json")
 
 
 def test_cli__two_deepeval_folders_gate_with_no_warning_in_the_comment(

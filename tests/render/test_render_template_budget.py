@@ -16,7 +16,7 @@ import pytest
 
 from leaderboard.errors import UsageError
 from leaderboard.render.comment import render_comment
-from tests.measure import RSS_CAP, run_measured
+from tests.measure import RSS_CAP, Measured, run_measured
 from tests.render.render_samples import golden_report
 
 HOSTILE = {
@@ -72,11 +72,9 @@ except UsageError as exc:
 """
 
 
-@pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_template__stopped_by_the_budget__exit_2_in_seconds(
-    tmp_path: Path, name: str
-) -> None:
-    source, fragment = HOSTILE[name]
+def _refused(tmp_path: Path, name: str, source: str, fragment: str) -> Measured:
+    """Render the template `source` in a child process: exit 2 with one line that
+    names the template and says `fragment`; returns the measured run."""
     template = tmp_path / f"{name}.md.j2"
     template.write_text(source + "\n")
     done = run_measured(["-c", _CHILD, str(template)], timeout=60)
@@ -85,6 +83,14 @@ def test_hostile_template__stopped_by_the_budget__exit_2_in_seconds(
     assert done.err.count("\n") == 1, done.err[-2000:]
     assert f"{name}.md.j2" in done.err
     assert fragment in done.err, done.err
+    return done
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_template__stopped_by_the_budget__exit_2_in_seconds(
+    tmp_path: Path, name: str
+) -> None:
+    done = _refused(tmp_path, name, *HOSTILE[name])
     assert done.rss < RSS_CAP, done.line(name)
     assert done.seconds < 20, done.line(name)
 
@@ -145,15 +151,7 @@ SIZED_FIRST = {
 def test_hostile_template__sized_before_it_is_built__exit_2_under_600_mb(
     tmp_path: Path, name: str
 ) -> None:
-    source, fragment = SIZED_FIRST[name]
-    template = tmp_path / f"{name}.md.j2"
-    template.write_text(source + "\n")
-    done = run_measured(["-c", _CHILD, str(template)], timeout=60)
-    print(done.line(name))
-    assert done.code == 2, (done.code, done.err[-2000:])
-    assert done.err.count("\n") == 1, done.err[-2000:]
-    assert f"{name}.md.j2" in done.err
-    assert fragment in done.err, done.err
+    done = _refused(tmp_path, name, *SIZED_FIRST[name])
     assert "over the template limit of 1,000,000" in done.err, done.err
     assert done.rss < 600 * 2**20, done.line(name)
     assert done.seconds < 10, done.line(name)
