@@ -1,9 +1,11 @@
-"""What the PyGithub clients share: their connection and retry budget (`Client`), one
-way to open a client and one way to run a call.
+"""The one GitHub client: PyGithub, opened one way (`open_client`), one call run one way
+(`attempt`), and which failures are GitHub's or the network's doing.
 
-`leaderboard.action.comment.api` (the sticky comment) and
-`leaderboard.action.status.api` (the status and the labels) import it; both are
-imported lazily, so the command line never loads PyGithub.
+`leaderboard.action.comment.api` (the sticky comment), `leaderboard.action.status.api`
+(the status and the labels) and `leaderboard.action.history.gitdata` (the kept
+history's Git Data requests) make every request through it; all three load it only
+when they make one, so neither the command line nor an action run without a request
+loads PyGithub.
 """
 
 from __future__ import annotations
@@ -12,17 +14,15 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
-import requests
 from github import Auth, BadAttributeException, Github, GithubException
 from github.AuthenticatedUser import AuthenticatedUser
 from github.NamedUser import NamedUser
 from github.PullRequest import PullRequest
 
-from leaderboard.action.client.retry import Failure, Retrier, classify
+from leaderboard.action.client.retry import Failure, classify
 
 __all__ = [
     "GITHUB_FAILURES",
-    "Client",
     "UnreadableAnswer",
     "attempt",
     "head_sha_of",
@@ -40,8 +40,9 @@ T = TypeVar("T")
 #: ``KeyError`` or ``AttributeError`` (`unreadable_answer` tells those from bugs).
 _UNREADABLE = (ValueError, BadAttributeException, TypeError, KeyError, AttributeError)
 #: The failures a request can meet that are GitHub's or the network's doing (the
-#: last three only when `unreadable_answer` says so).
-GITHUB_FAILURES = (GithubException, requests.RequestException, OSError, *_UNREADABLE)
+#: last three only when `unreadable_answer` says so). A lost connection is an
+#: ``OSError``: requests' own exceptions (PyGithub's transport) derive from it.
+GITHUB_FAILURES = (GithubException, OSError, *_UNREADABLE)
 _PARSING_ONLY = (TypeError, KeyError, AttributeError)
 
 
@@ -69,7 +70,7 @@ def login_of(user: AuthenticatedUser | NamedUser) -> str:
 
 def wire_failure(exc: BaseException) -> bool:
     """Whether `exc` is GitHub's answer or the network failing (not a parsing error)."""
-    return isinstance(exc, (GithubException, requests.RequestException, OSError))
+    return isinstance(exc, (GithubException, OSError))
 
 
 def unreadable_answer(exc: BaseException) -> bool:
@@ -115,47 +116,6 @@ def open_client(*, api_url: str, token: str, timeout: int) -> Github:
     )
 
 
-class Client:
-    """What both PyGithub clients hold: where they send, the token, one retry budget.
-
-    The token stays on the instance: `repr` shows ``token='***'`` and `_scrub` takes
-    it out of any text bound for a log or an exception. Each subclass keeps its own
-    budget's defaults in its own signature.
-    """
-
-    def __init__(
-        self,
-        *,
-        token: str,
-        api_url: str,
-        repository: str,
-        sleep: Callable[[float], None],
-        max_wait: float,
-        clock: Callable[[], float],
-        max_attempts: int,
-        timeout: int,
-    ) -> None:
-        self._token = token
-        self._api_url = api_url.rstrip("/")
-        self._repository = repository
-        self._clock = clock
-        self._timeout = timeout
-        self.retrier = Retrier(sleep=sleep, max_wait=max_wait, max_attempts=max_attempts)
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__name__}(api_url={self._api_url!r}, "
-            f"repository={self._repository!r}, token='***')"
-        )
-
-    def _open(self) -> Github:
-        """A new client for one operation (`open_client`)."""
-        return open_client(api_url=self._api_url, token=self._token, timeout=self._timeout)
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._token, "***") if self._token else text
-
-
 def attempt(
     what: str,
     request: Callable[[], T],
@@ -173,7 +133,7 @@ def attempt(
         return request()
     except GithubException as exc:
         raise classify(what, exc.status, exc.headers, exc.data, clock()) from None
-    except (requests.RequestException, OSError) as exc:
+    except OSError as exc:  # requests.RequestException included
         reason = f"connection failed ({type(exc).__name__})"
         raise Failure(what, 0, reason, transient=True) from None
     except _UNREADABLE as exc:

@@ -35,9 +35,9 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
+from leaderboard.action.client.base import Client
 from leaderboard.action.client.connection import (
     GITHUB_FAILURES,
-    Client,
     UnreadableAnswer,
     attempt,
     head_sha_of,

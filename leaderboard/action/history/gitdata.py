@@ -1,9 +1,11 @@
-"""A small client of GitHub's Git Data API and contents endpoint (plain HTTP).
+"""The kept history's requests: GitHub's Git Data API and contents endpoint, via PyGithub.
 
-The kept history (`leaderboard.action.history.branch`) stores files on a branch without a
-checkout, without git in the image and without credentials on disk: blobs, a tree
+The kept history (`leaderboard.action.history.branch`) stores files on a branch without
+a checkout, without git in the image and without credentials on disk: blobs, a tree
 built on the branch's tree (``base_tree``), a commit, and a fast-forward-only update
-of the ref. Each method is one documented request:
+of the ref. Each method is one documented request, made through PyGithub (the one
+client of `leaderboard.action.client.connection`, imported only when a request is
+made):
 
 =========================================  =======================  ==================
 request                                    used for                 permission
@@ -21,28 +23,41 @@ request                                    used for                 permission
 ``PATCH git/refs/heads/{branch}``          move it (no force)       ``contents: write``
 =========================================  =======================  ==================
 
-Transient failures (5xx, lost connections, rate limits) are retried through
-`leaderboard.action.client.retry`; every other failure is a `GitDataError` with GitHub's
-status and message. The token is never part of a message. The client owns its retry
-budget: each ``with GitData(...) as api:`` block (one find, or one store) starts a new
-one, and leaving the block closes the connections.
+Every answer is checked here as GitHub documents it (a sha of 40 hex digits, base64
+content, a tree that is not truncated), from PyGithub's ``raw_data``. Transient
+failures (5xx, lost connections, rate limits) are retried through
+`leaderboard.action.client.retry`; every other failure GitHub or the network causes
+is a `GitDataError` with GitHub's status and message, and a bug of this action's own
+propagates (`leaderboard.action.client.connection.attempt`). The token is never part
+of a message. The client owns its retry budget: each ``with GitData(...) as api:``
+block (one find, or one store) starts a new one, and leaving the block closes the
+connections.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
-import requests
+from leaderboard.action.client.base import Client
+from leaderboard.action.client.retry import Failure
 
-from leaderboard.action.client.retry import Failure, Retrier, classify
+if TYPE_CHECKING:
+    from github import Github
+    from github.GitCommit import GitCommit
+    from github.GitRef import GitRef
+    from github.GitTree import GitTree
+    from github.Repository import Repository
 
 __all__ = ["Api", "BlobTooLarge", "EmptyRepository", "GitData", "GitDataError", "connect"]
+
+T = TypeVar("T")
 
 
 class GitDataError(Exception):
@@ -62,13 +77,13 @@ class BlobTooLarge(GitDataError):
     """A file over the size its reader asked for (`GitData.read`'s ``limit``)."""
 
 
-class GitData:
+class GitData(Client):
     """Git Data requests for one repository.
 
     Parameters
     ----------
     token : str
-        The API token; sent as ``Authorization: Bearer``, never printed.
+        The API token; sent by PyGithub, never printed.
     api_url : str
         ``GITHUB_API_URL``.
     repository : str
@@ -76,7 +91,7 @@ class GitData:
     sleep, max_wait, max_attempts
         The retry budget (`leaderboard.action.client.retry.Retrier`).
     timeout : float
-        Seconds before one request times out.
+        Seconds before one request times out (rounded up to whole seconds).
     clock : callable
         Current UNIX time, to read ``x-ratelimit-reset``.
     """
@@ -93,20 +108,24 @@ class GitData:
         timeout: float = 30.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self._token = token
-        self._root = f"{api_url.rstrip('/')}/repos/{repository}"
-        self._timeout = timeout
-        self._clock = clock
-        self._session = requests.Session()
-        self.retrier = Retrier(sleep=sleep, max_wait=max_wait, max_attempts=max_attempts)
+        super().__init__(
+            token=token,
+            api_url=api_url,
+            repository=repository,
+            sleep=sleep,
+            max_wait=max_wait,
+            clock=clock,
+            max_attempts=max_attempts,
+            timeout=max(math.ceil(timeout), 1),
+        )
+        self._github: Github | None = None  # one per ``with`` block, opened on a request
         self.requests = 0  # requests sent, for the log
-
-    def __repr__(self) -> str:
-        return f"GitData(root={self._root!r}, token='***')"
 
     def close(self) -> None:
         """Close the HTTP connections."""
-        self._session.close()
+        if self._github is not None:
+            self._github.close()
+            self._github = None
 
     def __enter__(self) -> GitData:
         """Start a new retry budget for the requests of one operation."""
@@ -131,7 +150,10 @@ class GitData:
             The repository has no commit at all (409).
         """
         try:
-            ref = self._json("GET", f"git/ref/heads/{quote(branch)}", "read the branch")
+            ref = self._call(
+                "read the branch",
+                lambda repo: repo.get_git_ref(f"heads/{branch}").raw_data,
+            )
         except GitDataError as exc:
             if exc.status == 404:
                 return None
@@ -142,7 +164,8 @@ class GitData:
 
     def commit(self, sha: str) -> tuple[str, list[str]]:
         """A commit's tree and its parents, first parent first."""
-        data = self._json("GET", f"git/commits/{_hex(sha)}", "read a commit")
+        sha = _hex(sha)
+        data = self._call("read a commit", lambda repo: repo.get_git_commit(sha).raw_data)
         parents = data.get("parents") if isinstance(data, dict) else None
         if not isinstance(parents, list):
             raise GitDataError("read a commit", 0, "an answer without parents")
@@ -153,11 +176,10 @@ class GitData:
 
     def files(self, tree: str) -> dict[str, str]:
         """Every file under a tree as path -> blob sha (a recursive listing)."""
-        data = self._json(
-            "GET",
-            f"git/trees/{_hex(tree)}",
+        tree = _hex(tree)
+        data = self._call(
             "list the stored files",
-            params={"recursive": "1"},
+            lambda repo: repo.get_git_tree(tree, recursive=True).raw_data,
         )
         entries = _get(data, "tree")
         if not isinstance(entries, list) or _get(data, "truncated") is True:
@@ -177,8 +199,13 @@ class GitData:
         bytes is `BlobTooLarge`, before its bytes are asked for.
         """
         what = f"read {path}"
+
+        def get(repo: Repository) -> object:
+            found = repo.get_contents(path, ref=ref)
+            return found.raw_data if not isinstance(found, list) else found
+
         try:
-            data = self._json("GET", f"contents/{quote(path)}", what, params={"ref": ref})
+            data = self._call(what, get)
         except GitDataError as exc:
             if exc.status == 404:
                 return None
@@ -194,12 +221,16 @@ class GitData:
 
     def blob(self, sha: str) -> bytes:
         """A blob's bytes (``git/blobs``: always base64)."""
-        data = self._json("GET", f"git/blobs/{_hex(sha)}", "read a blob")
+        sha = _hex(sha)
+        data = self._call("read a blob", lambda repo: repo.get_git_blob(sha).raw_data)
         return _b64(_get(data, "content"), "read a blob")
 
     def pull_base(self, number: int) -> tuple[str, str]:
         """A pull request's base commit and branch (``GET pulls/{number}``)."""
-        data = self._json("GET", f"pulls/{int(number)}", "read the pull request's base")
+        number = int(number)
+        data = self._call(
+            "read the pull request's base", lambda repo: repo.get_pull(number).raw_data
+        )
         base = _get(data, "base")
         ref = _get(base, "ref")
         if not isinstance(ref, str) or not ref:
@@ -210,11 +241,15 @@ class GitData:
         """The commit a sha (7 to 40 hex digits), tag or branch names; None if none.
 
         ``GET commits/{ref}`` peels an annotated tag to its commit. GitHub answers an
-        unknown ref with 404, or 422 "No commit found for SHA"; both are None.
+        unknown ref with 404, or 422 "No commit found for SHA"; both are None. The
+        answer's list of changed files is asked for one file a page (it is not read).
         """
         what = f"resolve {ref!r}"
         try:
-            data = self._json("GET", f"commits/{quote(ref)}", what)
+            data = self._call(
+                what,
+                lambda repo: repo.get_commit(ref, commit_files_per_page=1).raw_data,
+            )
         except GitDataError as exc:
             if exc.status in (404, 422):
                 return None
@@ -226,29 +261,49 @@ class GitData:
     # -- writing -------------------------------------------------------------------------
     def create_blob(self, content: bytes) -> str:
         """Store bytes as a blob; its sha."""
-        body = {"content": base64.b64encode(content).decode(), "encoding": "base64"}
-        data = self._json("POST", "git/blobs", "store a file", json=body)
+        text = base64.b64encode(content).decode()
+        data = self._call(
+            "store a file", lambda repo: repo.create_git_blob(text, "base64").raw_data
+        )
         return _sha(_get(data, "sha"), "store a file")
 
     def create_tree(self, base: str | None, entries: list[dict[str, Any]]) -> str:
-        """A tree: ``base`` with ``entries`` applied (``sha: None`` deletes a path)."""
-        body: dict[str, Any] = {"tree": entries}
-        if base is not None:
-            body["base_tree"] = base
-        data = self._json("POST", "git/trees", "build the tree", json=body)
+        """A tree: ``base`` with ``entries`` applied (``sha: None`` deletes a path).
+
+        Each entry is a dict of GitHub's tree entry fields (``path``, ``mode``,
+        ``type``, and ``sha`` or ``content``).
+        """
+        from github import InputGitTreeElement  # noqa: PLC0415 - keeps PyGithub lazy
+        from github.GithubObject import NotSet  # noqa: PLC0415 - keeps PyGithub lazy
+
+        elements = [InputGitTreeElement(**entry) for entry in entries]
+        base_sha = None if base is None else _hex(base)
+
+        def post(repo: Repository) -> object:
+            base_tree = NotSet if base_sha is None else _tree(repo, base_sha)
+            return repo.create_git_tree(elements, base_tree).raw_data
+
+        data = self._call("build the tree", post)
         return _sha(_get(data, "sha"), "build the tree")
 
     def create_commit(self, message: str, tree: str, parents: list[str]) -> str:
         """A commit of ``tree`` on ``parents`` (none: a root commit)."""
-        body = {"message": message, "tree": tree, "parents": parents}
-        data = self._json("POST", "git/commits", "commit", json=body)
+        tree, parents = _hex(tree), [_hex(p) for p in parents]
+
+        def post(repo: Repository) -> object:
+            on = [_commit(repo, p) for p in parents]
+            return repo.create_git_commit(message, _tree(repo, tree), on).raw_data
+
+        data = self._call("commit", post)
         return _sha(_get(data, "sha"), "commit")
 
     def create_branch(self, branch: str, sha: str) -> bool:
         """Create ``refs/heads/<branch>``; False when it exists already (422)."""
-        body = {"ref": f"refs/heads/{branch}", "sha": sha}
         try:
-            self._json("POST", "git/refs", "create the branch", json=body)
+            self._call(
+                "create the branch",
+                lambda repo: repo.create_git_ref(f"refs/heads/{branch}", sha).raw_data,
+            )
         except GitDataError as exc:
             if exc.status == 422 and "already exists" in exc.message:
                 return False
@@ -263,11 +318,9 @@ class GitData:
         other run's commit.
         """
         try:
-            self._json(
-                "PATCH",
-                f"git/refs/heads/{quote(branch)}",
+            self._call(
                 "move the branch",
-                json={"sha": sha, "force": False},
+                lambda repo: _branch_ref(repo, branch).edit(sha, force=False),
             )
         except GitDataError as exc:
             if exc.status == 422 and "fast forward" in exc.message:
@@ -276,46 +329,26 @@ class GitData:
         return True
 
     # -- the wire ------------------------------------------------------------------------
-    def _json(
-        self,
-        method: str,
-        path: str,
-        what: str,
-        *,
-        json: dict[str, Any] | None = None,
-        params: Mapping[str, str] | None = None,
-    ) -> Any:
-        def attempt() -> Any:
+    def _call(self, what: str, request: Callable[[Repository], T]) -> T:
+        """One request through PyGithub, retried within the budget.
+
+        Raises
+        ------
+        GitDataError
+            GitHub or the network failed it, or its answer could not be read.
+        """
+        from leaderboard.action.client.connection import attempt  # noqa: PLC0415 - keeps PyGithub lazy
+
+        if self._github is None:
+            self._github = self._open()
+        repo = self._github.get_repo(self._repository)  # lazy: no request
+
+        def once() -> T:
             self.requests += 1
-            try:
-                answer = self._session.request(
-                    method,
-                    f"{self._root}/{path}",
-                    json=json,
-                    params=params,
-                    headers={
-                        "Authorization": f"Bearer {self._token}",
-                        "Accept": "application/vnd.github+json",
-                        "X-GitHub-Api-Version": "2022-11-28",
-                        "User-Agent": "leaderboard-action",
-                    },
-                    timeout=self._timeout,
-                )
-            except (requests.RequestException, OSError) as exc:
-                reason = f"connection failed ({type(exc).__name__})"
-                raise Failure(what, 0, reason, transient=True) from None
-            try:
-                data = answer.json() if answer.content else None
-            except ValueError:
-                data = None
-            if answer.status_code >= 400:
-                raise classify(
-                    what, answer.status_code, answer.headers, data, self._clock()
-                )
-            return data
+            return attempt(what, lambda: request(repo), self._clock)
 
         try:
-            return self.retrier.call(attempt)
+            return self.retrier.call(once)
         except Failure as failure:
             message = (
                 failure.reason
@@ -324,8 +357,36 @@ class GitData:
             )
             raise GitDataError(what, failure.status, self._scrub(message)) from None
 
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._token, "***") if self._token else text
+
+def _tree(repo: Repository, sha: str) -> GitTree:
+    """A tree named by its sha, for a request that takes one (lazy: no request)."""
+    from github.GitTree import GitTree  # noqa: PLC0415 - keeps PyGithub lazy
+
+    url = f"{repo.url}/git/trees/{sha}"
+    return GitTree(repo.requester, attributes={"sha": sha}, url=url)
+
+
+def _commit(repo: Repository, sha: str) -> GitCommit:
+    """A commit named by its sha, for a request that takes one (lazy: no request)."""
+    from github.GitCommit import GitCommit  # noqa: PLC0415 - keeps PyGithub lazy
+
+    url = f"{repo.url}/git/commits/{sha}"
+    return GitCommit(repo.requester, attributes={"sha": sha}, url=url)
+
+
+def _branch_ref(repo: Repository, branch: str) -> GitRef:
+    """``refs/heads/<branch>`` at ``PATCH git/refs/heads/{branch}`` (lazy: no request).
+
+    Not `Repository.get_git_ref`, whose object is at ``git/ref/...``: the path to read
+    a ref, not the one GitHub documents for moving it.
+    """
+    from github.GitRef import GitRef  # noqa: PLC0415 - keeps PyGithub lazy
+
+    return GitRef(
+        repo.requester,
+        attributes={"ref": f"refs/heads/{branch}"},
+        url=f"{repo.url}/git/refs/heads/{quote(branch)}",
+    )
 
 
 def _get(data: object, key: str) -> object:

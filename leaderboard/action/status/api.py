@@ -20,9 +20,9 @@ from typing import TypeVar
 
 from github import Github
 
+from leaderboard.action.client.base import Client
 from leaderboard.action.client.connection import (
     GITHUB_FAILURES,
-    Client,
     attempt,
     head_sha_of,
     is_repository,
