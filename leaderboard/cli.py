@@ -33,7 +33,6 @@ from leaderboard.stats import (
 )
 from leaderboard.stats.anchor import ANCHOR_LABEL
 from leaderboard.stats.guardrails import GUARDRAIL
-from leaderboard.stats.request import Limit
 from leaderboard.stats.two_runs import (
     BASELINE_MAP,
     DEFAULT_LABEL,
@@ -254,32 +253,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _float(option: str, text: str, limit: Limit) -> float:
-    """`text` as a number inside `limit` (`leaderboard.stats.LIMITS`, with ``high``
-    open), or an error naming `option`."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"{option}: must be a number, got {text!r}") from None
-    if not limit.holds(value):
-        low, high = limit.low, limit.high
-        lower = "between" if limit.low_open else "at least"
-        bound = f"{low:g} and {high:g}" if limit.low_open else f"{low:g} and below {high:g}"
-        raise UsageError(f"{option}: must be {lower} {bound}, got {text}")
-    return value
-
-
-def _int(option: str, text: str, limit: Limit) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{option}: must be a whole number, got {text!r}") from None
-    if not limit.holds(value):
-        low, high = int(limit.low), int(limit.high)
-        raise UsageError(f"{option}: must be between {low} and {high}, got {text}")
-    return value
-
-
 def _listed(models: Sequence[str]) -> str:
     return ", ".join(repr(m) for m in models[:10]) + (", ..." if len(models) > 10 else "")
 
@@ -380,11 +353,11 @@ def _baseline_run(args: argparse.Namespace) -> BaselineRun | None:
 def _numbers(args: argparse.Namespace) -> dict[str, Any]:
     """The request's numeric settings, each within `leaderboard.stats.LIMITS`."""
     return {
-        "confidence": _float("--confidence", args.confidence, LIMITS["confidence"]),
-        "margin": _float("--margin", args.margin, LIMITS["margin"]),
-        "max_drop": _float("--max-drop", args.max_drop, LIMITS["max_drop"]),
-        "resamples": _int("--resamples", args.resamples, LIMITS["resamples"]),
-        "seed": _int("--seed", args.seed, LIMITS["seed"]),
+        "confidence": LIMITS["confidence"].read_float("--confidence", args.confidence),
+        "margin": LIMITS["margin"].read_float("--margin", args.margin),
+        "max_drop": LIMITS["max_drop"].read_float("--max-drop", args.max_drop),
+        "resamples": LIMITS["resamples"].read_int("--resamples", args.resamples),
+        "seed": LIMITS["seed"].read_int("--seed", args.seed),
     }
 
 
@@ -392,7 +365,9 @@ def _anchor(
     args: argparse.Namespace, readers: dict[str, Any]
 ) -> tuple[AnchorRun | None, list[str]]:
     """The anchor run of --anchor-results (None without it), and its readers' notes."""
-    anchor_margin = _float("--anchor-margin", args.anchor_margin, LIMITS["anchor_margin"])
+    anchor_margin = LIMITS["anchor_margin"].read_float(
+        "--anchor-margin", args.anchor_margin
+    )
     if args.anchor_results is None:
         if args.anchor_label is not None:
             raise UsageError(

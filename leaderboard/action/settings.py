@@ -22,10 +22,8 @@ from leaderboard.inputs import FORMATS, TASK_WEIGHTS
 from leaderboard.inputs.frameworks.metrics import check_model_id
 from leaderboard.stats import (
     LIMITS,
-    MAX_RESAMPLES,
-    MAX_SEED,
-    MIN_RESAMPLES,
     Guardrail,
+    Limit,
     check_guardrails,
     parse_baseline_map,
     parse_guardrail,
@@ -73,56 +71,29 @@ def parse_bool(name: str, raw: str) -> bool:
     raise UsageError(f"{name}: must be true or false, got {raw!r}")
 
 
-def parse_int(name: str, raw: str, *, minimum: int, maximum: int | None = None) -> int:
-    """Parse an integer input within ``[minimum, maximum]``."""
-    try:
-        value = int(raw, 10)
-    except ValueError:
-        raise UsageError(f"{name}: must be an integer, got {raw!r}") from None
-    if value < minimum or (maximum is not None and value > maximum):
-        bound = (
-            f"at least {minimum}" if maximum is None else f"between {minimum} and {maximum}"
-        )
-        raise UsageError(f"{name}: must be {bound}, got {raw!r}")
-    return value
+def parse_int(name: str, raw: str, *, minimum: int, maximum: float = math.inf) -> int:
+    """Parse an integer input within ``[minimum, maximum]`` (worded as `Limit` words it)."""
+    return Limit(minimum, maximum).read_int(name, raw)
 
 
 def parse_confidence(name: str, raw: str) -> float:
     """Parse a confidence level: a number strictly between 0 and 1."""
-    value = _float(name, raw)
-    if not LIMITS["confidence"].holds(value):
-        raise UsageError(f"{name}: must be between 0 and 1 (exclusive), got {raw!r}")
-    return value
+    return LIMITS["confidence"].read_float(name, raw)
 
 
 def parse_margin(name: str, raw: str) -> float:
     """Parse the tolerated drop: a number in [0, 1), on the score's scale."""
-    value = _float(name, raw)
-    if not LIMITS["margin"].holds(value):
-        raise UsageError(
-            f"{name}: must be at least 0 and below 1 (scores lie in [0, 1]), got {raw!r}"
-        )
-    return value
+    return LIMITS["margin"].read_float(name, raw)
+
+
+def parse_anchor_margin(name: str, raw: str) -> float:
+    """Parse the total drop tolerated since the anchor: as `parse_margin`."""
+    return LIMITS["anchor_margin"].read_float(name, raw)
 
 
 def parse_max_drop(name: str, raw: str) -> float:
     """Parse the drop a pass must rule out: a number in (0, 1], on the score's scale."""
-    value = _float(name, raw)
-    if not 0.0 < value <= 1.0:
-        raise UsageError(
-            f"{name}: must be above 0 and at most 1 (scores lie in [0, 1]), got {raw!r}"
-        )
-    return value
-
-
-def _float(name: str, raw: str) -> float:
-    try:
-        value = float(raw)
-    except ValueError:
-        raise UsageError(f"{name}: must be a number, got {raw!r}") from None
-    if not math.isfinite(value):
-        raise UsageError(f"{name}: must be a finite number, got {raw!r}")
-    return value
+    return LIMITS["max_drop"].read_float(name, raw)
 
 
 def split_list(raw: str) -> tuple[str, ...]:
@@ -312,12 +283,8 @@ INPUTS: tuple[Input, ...] = (
     Input("baseline", "", parse_model_id),
     Input("candidates", "", lambda _n, raw: split_list(raw)),
     Input("confidence", "0.95", parse_confidence),
-    Input(
-        "resamples",
-        "10000",
-        lambda n, raw: parse_int(n, raw, minimum=MIN_RESAMPLES, maximum=MAX_RESAMPLES),
-    ),
-    Input("seed", "0", lambda n, raw: parse_int(n, raw, minimum=0, maximum=MAX_SEED)),
+    Input("resamples", "10000", LIMITS["resamples"].read_int),
+    Input("seed", "0", LIMITS["seed"].read_int),
     Input("margin", "0", parse_margin),
     Input("fail-on-regression", "true", parse_bool),
     Input("comment", "true", parse_bool),
@@ -346,7 +313,7 @@ INPUTS: tuple[Input, ...] = (
     Input("baseline-map", "", parse_baseline_map_input),
     Input("fail-on-undetermined", "false", parse_bool),
     Input("anchor", "", parse_anchor),
-    Input("anchor-margin", "0", parse_margin),
+    Input("anchor-margin", "0", parse_anchor_margin),
     Input("max-drop", "0.05", parse_max_drop),
 )
 

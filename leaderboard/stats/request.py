@@ -6,8 +6,9 @@ read), the candidates, the level, the margin, the guardrails, the anchor run, th
 resamples and the seed. Both shells (the command line and the action) build one and
 hand it to `leaderboard.stats.report_for`; `build_report`'s keywords (CONTRACT.md
 section 2) build one with `request`. Its checks run once, when it is made; the limits
-they apply are defined here and nowhere else (`LIMITS`), and the shells' parsers use
-the same ones, so that a value one shell accepts the statistics never refuse.
+they apply are defined here and nowhere else (`LIMITS`), and the shells read their
+settings through the same ones (`Limit.read_float`, `Limit.read_int`), so that a value
+one shell accepts the statistics never refuse, and both refuse a value in one wording.
 """
 
 from __future__ import annotations
@@ -48,14 +49,25 @@ MAX_RESAMPLES = 1_000_000
 MAX_SEED = 2**63 - 1
 
 
+_SCORES = "scores lie in [0, 1]"
+
+
 @dataclass(frozen=True)
 class Limit:
-    """The range of one numeric setting: ``low`` to ``high``, each end open or closed."""
+    """The range of one numeric setting: ``low`` to ``high``, each end open or closed
+    (``high`` infinite: no upper end), and how a shell refuses a value outside it.
+
+    Both shells read a setting's text through `read_float` or `read_int`, each with
+    its own name for the setting, so that a range and the words of its refusal are
+    defined once: ``NAME: must be between 0 and 1 (exclusive), got '1.5'``.
+    """
 
     low: float
     high: float
     low_open: bool = False
     high_open: bool = False
+    #: Why the range is what it is, said after it (``scores lie in [0, 1]``).
+    note: str = ""
 
     def holds(self, value: float) -> bool:
         """Whether `value` is a finite number inside the range."""
@@ -65,13 +77,60 @@ class Limit:
         below = value < self.high if self.high_open else value <= self.high
         return above and below
 
+    @property
+    def words(self) -> str:
+        """The range in words, e.g. ``at least 0 and below 1 (scores lie in [0, 1])``."""
+        low, high = _plain(self.low), _plain(self.high)
+        if math.isinf(self.high):
+            text = f"above {low}" if self.low_open else f"at least {low}"
+        elif self.low_open and self.high_open:
+            text = f"between {low} and {high} (exclusive)"
+        elif self.low_open:
+            text = f"above {low} and at most {high}"
+        elif self.high_open:
+            text = f"at least {low} and below {high}"
+        else:
+            text = f"between {low} and {high}"
+        return f"{text} ({self.note})" if self.note else text
 
-#: Every numeric setting's range; the shells' parsers word their errors from these.
+    def refusal(self, name: str, raw: str) -> UsageError:
+        """The error for `raw`, given as setting `name`, outside the range."""
+        return UsageError(f"{name}: must be {self.words}, got {raw!r}")
+
+    def read_float(self, name: str, raw: str) -> float:
+        """`raw` as a number inside the range, or an error naming `name`."""
+        try:
+            value = float(raw)
+        except ValueError:
+            raise UsageError(f"{name}: must be a number, got {raw!r}") from None
+        if not self.holds(value):
+            raise self.refusal(name, raw)
+        return value
+
+    def read_int(self, name: str, raw: str) -> int:
+        """`raw` as a whole number (decimal digits) inside the range, or an error."""
+        try:
+            value = int(raw, 10)
+        except ValueError:
+            raise UsageError(f"{name}: must be an integer, got {raw!r}") from None
+        if not self.holds(value):
+            raise self.refusal(name, raw)
+        return value
+
+
+def _plain(value: float) -> str:
+    """A range's end as people write it: ``0``, ``1``, ``1000000``, ``0.5``."""
+    if isinstance(value, int) or (math.isfinite(value) and value.is_integer()):
+        return str(int(value))
+    return f"{value:g}"
+
+
+#: Every numeric setting's range, and with it the words both shells refuse a value in.
 LIMITS = {
     "confidence": Limit(0.0, 1.0, low_open=True, high_open=True),
-    "margin": Limit(0.0, 1.0, high_open=True),  # on the score's scale, [0, 1)
-    "anchor_margin": Limit(0.0, 1.0, high_open=True),
-    "max_drop": Limit(0.0, 1.0, low_open=True),  # (0, 1]; raised to the margin
+    "margin": Limit(0.0, 1.0, high_open=True, note=_SCORES),  # the score's scale
+    "anchor_margin": Limit(0.0, 1.0, high_open=True, note=_SCORES),
+    "max_drop": Limit(0.0, 1.0, low_open=True, note=_SCORES),  # raised to the margin
     "resamples": Limit(MIN_RESAMPLES, MAX_RESAMPLES),
     "seed": Limit(0, MAX_SEED),
 }

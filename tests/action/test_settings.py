@@ -11,13 +11,13 @@ from leaderboard.action.history.branch import folder_for
 from leaderboard.action.settings import (
     FORMATS,
     INPUTS,
-    MAX_RESAMPLES,
     Settings,
     parse_bool,
     split_list,
 )
 from leaderboard.errors import UsageError
 from leaderboard.inputs.frameworks import FRAMEWORK_FORMATS
+from leaderboard.stats import MAX_RESAMPLES
 
 TOKEN = "ghs_SECRETsecretSECRETsecret0123456789ab"  # noqa: S105 - a fake token
 
@@ -139,7 +139,7 @@ def test_results__missing_variable_is_required_too() -> None:
         ("confidence", "0", "confidence: must be between 0 and 1 (exclusive), got '0'"),
         ("confidence", "1", "confidence: must be between 0 and 1 (exclusive), got '1'"),
         ("confidence", "95%", "confidence: must be a number, got '95%'"),
-        ("confidence", "nan", "confidence: must be a finite number, got 'nan'"),
+        ("confidence", "nan", "confidence: must be between 0 and 1 (exclusive), got 'nan'"),
         ("resamples", "0", f"resamples: must be between 100 and {MAX_RESAMPLES}, got '0'"),
         ("resamples", "99", "resamples: must be between 100 and"),
         ("resamples", "1e4", "resamples: must be an integer, got '1e4'"),
@@ -148,7 +148,11 @@ def test_results__missing_variable_is_required_too() -> None:
         ("seed", "abc", "seed: must be an integer, got 'abc'"),
         ("margin", "-0.01", "margin: must be at least 0 and below 1"),
         ("margin", "1", "margin: must be at least 0 and below 1"),
-        ("margin", "inf", "margin: must be a finite number, got 'inf'"),
+        (
+            "margin",
+            "inf",
+            "margin: must be at least 0 and below 1 (scores lie in [0, 1]), got 'inf'",
+        ),
         ("fail_on_regression", "yes", "fail-on-regression: must be true or false"),
         ("comment", "1", "comment: must be true or false, got '1'"),
         ("gate_categories", "on", "gate-categories: must be true or false, got 'on'"),

@@ -24,6 +24,9 @@ from leaderboard.cli import main, write_atomic
 from leaderboard.errors import InputError, UsageError
 from leaderboard.stats import ModelBaseline, Request
 
+#: How both shells word the ranges of `leaderboard.stats.LIMITS`.
+EXCLUSIVE = "between 0 and 1 (exclusive)"
+MARGIN = "at least 0 and below 1 (scores lie in [0, 1])"
 RECORDS = "".join(
     json.dumps({"model_id": m, "task_id": f"t{t}", "score": 0.5}) + "\n"
     for m in ("base", "cand", "other")
@@ -223,18 +226,20 @@ def test_write_atomic__unwritable_directory(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--confidence", "1.5", "--confidence: must be between 0 and 1, got 1.5"),
-        ("--confidence", "0", "--confidence: must be between 0 and 1, got 0"),
-        ("--confidence", "1", "--confidence: must be between 0 and 1, got 1"),
-        ("--confidence", "nan", "--confidence: must be between 0 and 1, got nan"),
+        ("--confidence", "1.5", f"--confidence: must be {EXCLUSIVE}, got '1.5'"),
+        ("--confidence", "0", f"--confidence: must be {EXCLUSIVE}, got '0'"),
+        ("--confidence", "1", f"--confidence: must be {EXCLUSIVE}, got '1'"),
+        ("--confidence", "nan", f"--confidence: must be {EXCLUSIVE}, got 'nan'"),
         ("--confidence", "95%", "--confidence: must be a number, got '95%'"),
-        ("--margin", "-0.1", "--margin: must be at least 0 and below 1, got -0.1"),
-        ("--margin", "inf", "--margin: must be at least 0 and below 1, got inf"),
-        ("--resamples", "0", "--resamples: must be between 100 and 1000000, got 0"),
-        ("--resamples", "1e4", "--resamples: must be a whole number, got '1e4'"),
+        ("--margin", "-0.1", f"--margin: must be {MARGIN}, got '-0.1'"),
+        ("--margin", "inf", f"--margin: must be {MARGIN}, got 'inf'"),
+        ("--max-drop", "0", "--max-drop: must be above 0 and at most 1 (scores lie in"),
+        ("--anchor-margin", "1", f"--anchor-margin: must be {MARGIN}, got '1'"),
+        ("--resamples", "0", "--resamples: must be between 100 and 1000000, got '0'"),
+        ("--resamples", "1e4", "--resamples: must be an integer, got '1e4'"),
         ("--resamples", "99999999", "--resamples: must be between 100 and 1000000"),
-        ("--seed", "-1", "--seed: must be between 0 and"),
-        ("--seed", "x", "--seed: must be a whole number, got 'x'"),
+        ("--seed", "-1", f"--seed: must be between 0 and {2**63 - 1}, got '-1'"),
+        ("--seed", "x", "--seed: must be an integer, got 'x'"),
         ("--json", "", "--json: must be a file path"),
         ("--markdown", ".", "--markdown: . is a directory"),
     ],

@@ -2,18 +2,19 @@
 
 The command line, the action's settings and `build_report` accept exactly the same
 values of each numeric setting (before, `build_report` took a margin of 1 or more that
-both shells refused); a request made directly gives the same report as the keywords.
+both shells refused), and both shells refuse a value in the same words, those of its
+`LIMITS` entry; a request made directly gives the same report as the keywords.
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
 from leaderboard import build_report
-from leaderboard.action.settings import parse_confidence, parse_margin
-from leaderboard.cli import _float as cli_float  # the command line's own parser
+from leaderboard.action.settings import Settings, parse_confidence, parse_margin
 from leaderboard.cli import main as cli_main
 from leaderboard.errors import UsageError
 from leaderboard.report import BaselineRun
@@ -47,18 +48,46 @@ def test_limits__the_shells_and_the_request_agree_on_confidence(value: float) ->
     assert LIMITS["confidence"].holds(value) is expected
     assert _accepts(parse_confidence, "confidence", repr(value)) is expected
     assert _accepts(Request, (), None, None, value) is expected
-    assert (
-        _accepts(cli_float, "--confidence", repr(value), LIMITS["confidence"]) is expected
-    )
+    # the command line reads --confidence with this very call
+    cli = LIMITS["confidence"].read_float
+    assert _accepts(cli, "--confidence", repr(value)) is expected
 
 
 @pytest.mark.parametrize("value", EDGES)
 def test_limits__the_shells_and_the_request_agree_on_margin(value: float) -> None:
     expected = 0.0 <= value < 1.0
     assert _accepts(parse_margin, "margin", repr(value)) is expected
-    assert _accepts(cli_float, "--margin", repr(value), LIMITS["margin"]) is expected
+    assert _accepts(LIMITS["margin"].read_float, "--margin", repr(value)) is expected
     assert _accepts(Request, (), None, None, 0.95, 10_000, 0, value) is expected
     assert _accepts(lambda: AnchorRun((), value)) is expected
+
+
+@pytest.mark.parametrize(
+    ("setting", "raw", "words"),
+    [
+        ("confidence", "1.5", "between 0 and 1 (exclusive)"),
+        ("margin", "1", "at least 0 and below 1 (scores lie in [0, 1])"),
+        ("anchor_margin", "-0.5", "at least 0 and below 1 (scores lie in [0, 1])"),
+        ("max_drop", "0", "above 0 and at most 1 (scores lie in [0, 1])"),
+        ("resamples", "50", "between 100 and 1000000"),
+        ("seed", "-1", "between 0 and 9223372036854775807"),
+    ],
+)
+def test_limits__both_shells_refuse_in_the_words_of_the_one_entry(
+    setting: str, raw: str, words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert LIMITS[setting].words == words
+    option = setting.replace("_", "-")  # the option's and the input's name
+    results = tmp_path / "r.jsonl"  # --anchor-margin is read with --anchor-results
+    results.write_text('{"model_id": "m", "task_id": "t", "score": 1}\n')
+    args = ["report", str(results), "--anchor-results", str(results), f"--{option}", raw]
+    assert cli_main(args) == 2
+    err = capsys.readouterr().err
+    assert err == f"leaderboard: error: --{option}: must be {words}, got {raw!r}\n"
+    env = {"INPUT_RESULTS": "r.jsonl", f"INPUT_{option.upper()}": raw}
+    with pytest.raises(UsageError) as refused:
+        Settings.from_env(env)
+    assert str(refused.value) == f"{option}: must be {words}, got {raw!r}"
 
 
 def test_build_report__refuses_a_margin_the_shells_refuse() -> None:
