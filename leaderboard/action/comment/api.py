@@ -25,17 +25,16 @@ How one `GitHubCommenter.upsert` goes:
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, Unpack
 
 from github import Github
 from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from leaderboard.action.client.base import Client
+from leaderboard.action.client.base import Client, ClientArgs
 from leaderboard.action.client.connection import (
     GITHUB_FAILURES,
     UnreadableAnswer,
@@ -85,52 +84,24 @@ class _Own:
 class GitHubCommenter(Client):
     """Keeps one sticky comment per (pull request, header) up to date.
 
+    Its parameters are `Client`'s (60 s of waiting an `upsert`, 5 attempts a
+    request, 15 s a request), and:
+
     Parameters
     ----------
-    token : str
-        The API token (the workflow's ``GITHUB_TOKEN`` or a personal access token).
-    api_url : str
-        ``GITHUB_API_URL``, e.g. ``https://api.github.com``.
-    repository : str
-        ``owner/name``.
-    sleep : callable
-        How to wait between retries; tests pass a recorder.
-    max_wait : float
-        Upper bound, in seconds, on the total waiting of one `upsert`.
     bot_login : str, optional
         The token's login when ``GET /user`` is refused (an installation token);
         default ``github-actions[bot]``, the identity of the workflow's token.
-    clock : callable
-        Current UNIX time, to read ``x-ratelimit-reset``.
-    max_attempts : int
-        Attempts per request before giving up.
-    timeout : int
-        Seconds before one request times out.
     """
 
+    MAX_WAIT = 60.0
+    MAX_ATTEMPTS = 5
+    TIMEOUT = 15
+
     def __init__(
-        self,
-        *,
-        token: str,
-        api_url: str,
-        repository: str,
-        sleep: Callable[[float], None] = time.sleep,
-        max_wait: float = 60.0,
-        bot_login: str | None = None,
-        clock: Callable[[], float] = time.time,
-        max_attempts: int = 5,
-        timeout: int = 15,
+        self, *, bot_login: str | None = None, **client: Unpack[ClientArgs]
     ) -> None:
-        super().__init__(
-            token=token,
-            api_url=api_url,
-            repository=repository,
-            sleep=sleep,
-            max_wait=max_wait,
-            clock=clock,
-            max_attempts=max_attempts,
-            timeout=timeout,
-        )
+        super().__init__(**client)
         # Given, or learned from GET /user or from the author of a comment we created.
         self._login: str | None = bot_login
         self.last_action = ""  # created | updated | unchanged | kept-newer

@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
-import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -80,46 +78,17 @@ class BlobTooLarge(GitDataError):
 class GitData(Client):
     """Git Data requests for one repository.
 
-    Parameters
-    ----------
-    token : str
-        The API token; sent by PyGithub, never printed.
-    api_url : str
-        ``GITHUB_API_URL``.
-    repository : str
-        ``owner/name``.
-    sleep, max_wait, max_attempts
-        The retry budget (`leaderboard.action.client.retry.Retrier`).
-    timeout : float
-        Seconds before one request times out (rounded up to whole seconds).
-    clock : callable
-        Current UNIX time, to read ``x-ratelimit-reset``.
+    Its parameters are `Client`'s; one find or one store may wait 60 s in all, 4
+    attempts a request, 30 s a request.
     """
 
-    def __init__(
-        self,
-        *,
-        token: str,
-        api_url: str,
-        repository: str,
-        sleep: Callable[[float], None] = time.sleep,
-        max_wait: float = 60.0,
-        max_attempts: int = 4,
-        timeout: float = 30.0,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        super().__init__(
-            token=token,
-            api_url=api_url,
-            repository=repository,
-            sleep=sleep,
-            max_wait=max_wait,
-            clock=clock,
-            max_attempts=max_attempts,
-            timeout=max(math.ceil(timeout), 1),
-        )
-        self._github: Github | None = None  # one per ``with`` block, opened on a request
-        self.requests = 0  # requests sent, for the log
+    MAX_WAIT = 60.0
+    MAX_ATTEMPTS = 4
+    TIMEOUT = 30
+    #: The PyGithub client of one ``with`` block, opened with its first request.
+    _github: Github | None = None
+    #: Requests sent (attempts included), for the log.
+    requests: int = 0
 
     def close(self) -> None:
         """Close the HTTP connections."""
