@@ -14,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from functools import partial
+from pathlib import Path
 
 import pytest
 import requests
@@ -21,7 +22,7 @@ import requests
 import leaderboard.action.history.gitdata as gitdata_module
 from leaderboard.action.client.connection import wire_failure
 from leaderboard.action.history.gitdata import GitData, GitDataError
-from tests.action.history_support import REPOSITORY
+from tests.action.history_support import REPOSITORY, Repo, pr_run, push_run
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 from tests.fakes.github_wire import Fault
 
@@ -168,3 +169,20 @@ def test_wire_failure__requests_lost_connections_are_oserrors() -> None:
     assert wire_failure(requests.ConnectionError("reset"))
     assert wire_failure(requests.ReadTimeout("slow"))
     assert not wire_failure(KeyError("ours"))
+
+
+def test_gitdata__a_bug_while_a_pull_request_reads_the_history__propagates(
+    tmp_path: Path, github_api: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A TypeError/KeyError/AttributeError of our own inside a request PyGithub makes
+    # must not read as "the kept run could not be read" (a no-baseline-run note): it
+    # leaves `run`, and `main` prints it and exits 3 (tests/action/test_action_traceback).
+    from github.Repository import Repository  # noqa: PLC0415
+
+    c1 = Repo(github_api).commit()
+    assert push_run(tmp_path, github_api, c1).code == 0
+    monkeypatch.setattr(Repository, "get_git_ref", _bug)  # raised from this module
+    with pytest.raises(KeyError, match="a typo in the action"):
+        pr_run(tmp_path, github_api, c1)
+    monkeypatch.undo()  # the control: the same pull request reads and gates
+    assert pr_run(tmp_path, github_api, c1).gate["baseline_run"]["commit"] == c1
