@@ -29,9 +29,10 @@ RATES = (0.5, 0.9, 0.97)
 
 
 def _before(lo: Any, hi: Any, **kw: Any) -> Any:
-    """The pre-issue-28 interval: Wilson's floor under every binary mean."""
+    """The pre-issue-28 interval: Wilson's floor under every binary or flat mean."""
     kw.pop("independent_items", None)
-    return wilson_floor(lo, hi, **kw)
+    applies = kw.pop("binary") | kw.pop("flat")
+    return wilson_floor(lo, hi, applies=applies, **kw)
 
 
 def _interval(runs: list[EvalRun], seed: int, shipped: bool) -> tuple[float, float]:

@@ -39,7 +39,7 @@ from leaderboard.stats.bootstrap import (
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.family import pairwise_level
-from leaderboard.stats.floors import exact_binary, wilson_floor
+from leaderboard.stats.floors import exact_binary
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
     Guardrail,
@@ -524,28 +524,17 @@ def _mean_intervals(
         est[index], shown, df[index], alpha, bounds=(0.0, 1.0), overwrite=True
     )
     flat = se <= 1e-12 * np.maximum(1.0, np.abs(est[index]))
-    is_binary = np.array([binary[m] for _, m, _ in means])
-    n_obs = np.array([n for _, _, n in means], dtype=np.float64)
-    lo_i, hi_i = wilson_floor(
-        lo_i,
-        hi_i,
-        estimate=est[index],
-        se=se,
-        n_obs=n_obs,
-        df=df[index],
-        alpha=alpha,
-        applies=flat & ~is_binary,
-    )
     lo, hi = np.full(est.shape, np.nan), np.full(est.shape, np.nan)
     lo[index], hi[index] = exact_binary(
         lo_i,
         hi_i,
         estimate=est[index],
         se=se,
-        n_obs=n_obs,
+        n_obs=np.array([n for _, _, n in means], dtype=np.float64),
         df=df[index],
         alpha=alpha,
-        applies=is_binary,
+        binary=np.array([binary[m] for _, m, _ in means]),
+        flat=flat,
         independent_items=d.unit_kind == "item",
     )
     return lo, hi

@@ -93,10 +93,12 @@ def exact_binary(
     n_obs: FloatArray,
     df: FloatArray,
     alpha: float,
-    applies: BoolArray,
+    binary: BoolArray,
+    flat: BoolArray,
     independent_items: bool = False,
 ) -> tuple[FloatArray, FloatArray]:
-    """Korn & Graubard's Clopper-Pearson interval in place of ``[lo, hi]`` (``applies``).
+    """Korn & Graubard's Clopper-Pearson interval in place of ``[lo, hi]`` where
+    ``binary``; Wilson's floor (`wilson_floor`) under the other ``flat`` columns.
 
     Binary units: the mean is a proportion, and the exact binomial interval
     (Clopper & Pearson 1934, Biometrika 26:404-413) holds at least its level at every
@@ -111,8 +113,17 @@ def exact_binary(
     otherwise stand for ``n - 1`` items. Columns with ``df < 1`` or no observations
     stay as given.
     """
-    out_lo, out_hi = lo.copy(), hi.copy()
-    for j in np.flatnonzero(applies & (df >= 1) & (n_obs >= 1)):
+    out_lo, out_hi = wilson_floor(
+        lo,
+        hi,
+        estimate=estimate,
+        se=se,
+        n_obs=n_obs,
+        df=df,
+        alpha=alpha,
+        applies=flat & ~binary,
+    )
+    for j in np.flatnonzero(binary & (df >= 1) & (n_obs >= 1)):
         p = float(min(max(estimate[j], 0.0), 1.0))
         n = float(n_obs[j])
         var_p = p * (1.0 - p)
