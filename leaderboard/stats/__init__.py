@@ -5,7 +5,8 @@
 - `bootstrap`: one shared set of stratified bootstrap replicates, and intervals;
 - `satterthwaite`, `quantiles`: degrees of freedom and t quantiles (no scipy);
 - `collapse`: tasks with a single unit, pooled with others of their kind;
-- `floors`: Wilson's floor under binary or flat means;
+- `floors`: Clopper-Pearson for binary means, Wilson's floor under flat ones;
+- `bounded`: the betting interval for few or skewed task-level differences;
 - `gate`: candidate minus baseline with a family-wise error rate;
 - `guardrails`: cost, latency, tokens and secondary metrics gated beside the score;
 - `two_runs`: a second run as the baseline (renamed ids, ungated, what differs);

@@ -39,7 +39,7 @@ from leaderboard.stats.bootstrap import (
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.family import pairwise_level
-from leaderboard.stats.floors import wilson_floor
+from leaderboard.stats.floors import exact_binary
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
     Guardrail,
@@ -510,8 +510,8 @@ def _mean_intervals(
     d: Design, rep: Replicates, alpha: float, means: list[tuple[int, int, int]]
 ) -> tuple[FloatArray, FloatArray]:
     """Intervals of the shown means ``(estimate, model, items)`` (NaN for the other
-    estimates), with Wilson's floor where the model's scores are binary or show no
-    spread."""
+    estimates): Korn & Graubard's Clopper-Pearson interval where the model's scores are
+    binary, Wilson's floor where they show no spread."""
     est, reps, df = rep.estimate, rep.replicates, rep.df
     binary = [
         bool(np.isin(d.scores[d.present[:, m], m], (0.0, 1.0)).all())
@@ -525,7 +525,7 @@ def _mean_intervals(
     )
     flat = se <= 1e-12 * np.maximum(1.0, np.abs(est[index]))
     lo, hi = np.full(est.shape, np.nan), np.full(est.shape, np.nan)
-    lo[index], hi[index] = wilson_floor(
+    lo[index], hi[index] = exact_binary(
         lo_i,
         hi_i,
         estimate=est[index],
@@ -533,7 +533,9 @@ def _mean_intervals(
         n_obs=np.array([n for _, _, n in means], dtype=np.float64),
         df=df[index],
         alpha=alpha,
-        applies=np.array([binary[m] for _, m, _ in means]) | flat,
+        binary=np.array([binary[m] for _, m, _ in means]),
+        flat=flat,
+        independent_items=d.unit_kind == "item",
     )
     return lo, hi
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from leaderboard.stats.quantiles import t_ppf
+from leaderboard.stats.quantiles import betainc, t_ppf
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -58,3 +58,83 @@ def wilson_floor(
     crit = np.array([t_ppf(1.0 - alpha / 2.0, float(v)) if v >= 1 else 0.0 for v in df])
     w_lo, w_hi = wilson(p, np.where(use, n_eff, 1.0), crit)
     return np.where(use, np.minimum(lo, w_lo), lo), np.where(use, np.maximum(hi, w_hi), hi)
+
+
+PLAIN_SPREAD = 0.9
+"""Least effective share of the items for a binary mean to count as a plain proportion."""
+
+
+def beta_ppf(q: float, a: float, b: float) -> float:
+    """The ``q`` quantile of Beta(a, b), by bisection on `betainc` (to 1e-12)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2.0
+        if betainc(a, b, mid) < q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def clopper_pearson(k: float, n: float, alpha: float) -> tuple[float, float]:
+    """Clopper-Pearson's exact interval for ``k`` successes of ``n`` (real ``k``, ``n``:
+    the beta-quantile form, as Korn & Graubard use it at an effective sample size)."""
+    lo = 0.0 if k <= 0.0 else beta_ppf(alpha / 2.0, k, n - k + 1.0)
+    hi = 1.0 if k >= n else beta_ppf(1.0 - alpha / 2.0, k + 1.0, n - k)
+    return lo, hi
+
+
+def exact_binary(
+    lo: FloatArray,
+    hi: FloatArray,
+    *,
+    estimate: FloatArray,
+    se: FloatArray,
+    n_obs: FloatArray,
+    df: FloatArray,
+    alpha: float,
+    binary: BoolArray,
+    flat: BoolArray,
+    independent_items: bool = False,
+) -> tuple[FloatArray, FloatArray]:
+    """Korn & Graubard's Clopper-Pearson interval in place of ``[lo, hi]`` where
+    ``binary``; Wilson's floor (`wilson_floor`) under the other ``flat`` columns.
+
+    Binary units: the mean is a proportion, and the exact binomial interval
+    (Clopper & Pearson 1934, Biometrika 26:404-413) holds at least its level at every
+    sample size and never reaches 1 (or 0) unless every item passed (or failed). With
+    tasks weighted or items clustered it is taken at the effective sample size
+    ``n* = p (1 - p) / SE^2`` (at most the items), scaled by ``(t_{n-1} / t_df)^2`` for
+    the estimate's degrees of freedom, with ``p n*`` successes (Korn & Graubard 1998,
+    Survey Methodology 24:193-201). A plain proportion (`independent_items`: units are
+    single items; ``p n`` a whole number ``k``; the replicates' spread that of ``n``
+    independent items within `PLAIN_SPREAD`) takes the exact interval at ``k`` of ``n``:
+    the bootstrap's variance, ``p (1 - p) / (n - 1)`` up to its Monte Carlo error, would
+    otherwise stand for ``n - 1`` items. Columns with ``df < 1`` or no observations
+    stay as given.
+    """
+    out_lo, out_hi = wilson_floor(
+        lo,
+        hi,
+        estimate=estimate,
+        se=se,
+        n_obs=n_obs,
+        df=df,
+        alpha=alpha,
+        applies=flat & ~binary,
+    )
+    for j in np.flatnonzero(binary & (df >= 1) & (n_obs >= 1)):
+        p = float(min(max(estimate[j], 0.0), 1.0))
+        n = float(n_obs[j])
+        var_p = p * (1.0 - p)
+        s = float(se[j])
+        n_eff = min(var_p / (s * s), n) if var_p > 0 and s > 0 else n
+        k = p * n
+        if independent_items and abs(k - round(k)) < 1e-9 and n_eff >= PLAIN_SPREAD * n:
+            out_lo[j], out_hi[j] = clopper_pearson(float(round(k)), n, alpha)
+            continue
+        if n >= 2:
+            q = 1.0 - alpha / 2.0
+            n_eff = min(n_eff * (t_ppf(q, n - 1.0) / t_ppf(q, float(df[j]))) ** 2, n)
+        out_lo[j], out_hi[j] = clopper_pearson(p * n_eff, n_eff, alpha)
+    return out_lo, out_hi

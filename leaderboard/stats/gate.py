@@ -42,6 +42,12 @@ import numpy as np
 
 from leaderboard.report import Gate, GateComparison
 from leaderboard.stats.bootstrap import Replicates, replicate_sd
+from leaderboard.stats.bounded import (
+    BOUNDED_NOTE,
+    NO_DETECTABLE_BOUNDED,
+    take_bounded,
+    widened_need,
+)
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.epochs import epoch_advice
 from leaderboard.stats.estimates import EstimatePlan
@@ -283,6 +289,18 @@ def read_gate(
         mj = margin if p.anchor_margin is None else p.anchor_margin
         if p.anchor_margin is not None:
             scope = "anchor"
+        # few or skewed task-level differences: the betting interval, in place
+        bounded = take_bounded(
+            lo,
+            hi,
+            j,
+            d,
+            pair=(p.candidate, p.baseline),
+            shared=shared,
+            alpha=alpha,
+            df=float(diff_df[j]),
+            seed=rep.seed,
+        )
         regressed = bool(hi[j] < -mj)
         md = max(max_drop, mj)
         mdr: float | None = None
@@ -304,35 +322,49 @@ def read_gate(
             mdr = detectable_drop(
                 se=float(se[j]),
                 t_sum=t_ppf(1.0 - alpha / 2.0, dfj) + t_ppf(POWER, dfj),
-                margin=mj,
+                margin=mj  # plus how much farther up the betting interval reaches
+                + (
+                    0.0
+                    if bounded is None
+                    else bounded.reach(float(se[j]) * t_ppf(1.0 - alpha / 2.0, dfj))
+                ),
                 mean=float(est[kc[j]]),
                 a1=a1,
                 a2=a2,
             )
             if mdr is None:
                 note = (
-                    "no detectable drop: no drop within the score range would be "
+                    NO_DETECTABLE_BOUNDED
+                    if bounded is not None
+                    else "no detectable drop: no drop within the score range would be "
                     "detected with 80% power, or (identical task-level scores) the "
                     f"spread a drop would add cannot be estimated; {ITEM_RECORDS} or "
                     "more of them would tell"
                 )
-        in_scope = np.ones(d.present.shape[0], dtype=bool)
-        if p.category is not None:
-            in_scope = item_cat == p.category
+        in_scope: BoolArray = (
+            np.ones(d.present.shape[0], dtype=bool)
+            if p.category is None
+            else np.asarray(item_cat == p.category, dtype=bool)
+        )
         epochs = epoch_advice(
             d, p.candidate, p.baseline, shared, se=float(se[j]), mdr=mdr, margin=mj
         )
         units = plan.units(p.k_candidate)
         need = None
         if status == "undetermined" and diff_df[j] >= 1:
-            need = needed(
-                estimate=float(diff[j]),
-                ci_lo=float(lo[j]),
-                df=float(diff_df[j]),
+            need = widened_need(
+                bounded,
+                needed(
+                    estimate=float(diff[j]),
+                    ci_lo=float(lo[j]) if bounded is None else bounded.t_lo,
+                    df=float(diff_df[j]),
+                    alpha=alpha,
+                    units=units,
+                    max_drop=md,
+                    epochs=epochs,
+                ),
                 alpha=alpha,
-                units=units,
                 max_drop=md,
-                epochs=epochs,
             )
             note = not_ruled_out_note(
                 ci_lo=float(lo[j]),
@@ -340,7 +372,7 @@ def read_gate(
                 need=need,
                 units=units,
                 unit_kind=d.unit_kind,
-            )
+            ) + ("" if bounded is None else BOUNDED_NOTE)
         comparisons.append(
             GateComparison(
                 candidate=d.models[p.candidate],
@@ -371,7 +403,7 @@ def read_gate(
                 else [],
                 breakdown=where[j],
                 skew_caveat=None
-                if d.item_level or diff_df[j] < 1
+                if d.item_level or diff_df[j] < 1 or bounded is not None
                 else skew_caveat(
                     d.scores[shared, p.candidate] - d.scores[shared, p.baseline]
                 ),

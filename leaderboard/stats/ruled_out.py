@@ -31,7 +31,14 @@ from leaderboard.errors import UsageError
 from leaderboard.report import EpochAdvice
 from leaderboard.stats.quantiles import norm_ppf, t_ppf
 
-__all__ = ["DEFAULT_MAX_DROP", "Needed", "check_max_drop", "needed", "not_ruled_out_note"]
+__all__ = [
+    "DEFAULT_MAX_DROP",
+    "Needed",
+    "about",
+    "check_max_drop",
+    "needed",
+    "not_ruled_out_note",
+]
 
 DEFAULT_MAX_DROP = 0.05
 POWER = 0.80

@@ -5,8 +5,10 @@ a t-interval over the per-task differences. The t-stretch fixes small samples, n
 skew: with right-skewed differences of mean zero (a few tasks gain much, most lose a
 little) the interval's lower side is too short and the gate fires 7-10% at 3-20 tasks
 against 2.5% nominal (issue 23's measurements; bench/skew.py); left-skewed ones make it
-conservative. A skew-aware interval was not adopted (docs/statistics.md says why), so
-the comparison states it instead: `skew_caveat` when the adjusted Fisher-Pearson
+conservative. Few or strongly skewed task-level differences take a betting interval instead
+(`leaderboard.stats.bounded`, issue 28); where the t-interval is kept (30 tasks or
+more, its Edgeworth term within 1 point) the comparison still states strong skew:
+`skew_caveat` when the adjusted Fisher-Pearson
 skewness ``G1`` of the shared per-task differences exceeds both `STRONG` and twice its
 standard error under normality (Joanes & Gill 1998, *The Statistician* 47(1),
 183-189): a one-sided test of skew at about 2.5%, so normal differences rarely carry
@@ -54,6 +56,7 @@ def skew_caveat(diffs: FloatArray) -> str | None:
     return (
         f"the {diffs.size} per-task differences are strongly right-skewed (skewness "
         f"{g1:.1f}: a few tasks gained much, most lost a little); with task-level "
-        "records the gate's level is then not held (up to 10% false regressions "
-        "against 2.5% measured); item-level records would hold it"
+        "records the gate's level is then not held exactly (its one-sided error is "
+        "off by up to about 1 point here, by its Edgeworth term); item-level records "
+        "would hold it"
     )

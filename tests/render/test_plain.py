@@ -33,14 +33,14 @@ def test_plain_text__one_visible_line_whatever_the_input(text: str) -> None:
 
 
 def _renamed(model: str) -> list[EvalRun]:
-    runs = make_runs(tasks=20)
+    runs = make_runs(tasks=40)
     return [
         EvalRun(model if r.model_id == "model-0" else r.model_id, r.task_id, r.score)
         for r in runs
     ]
 
 
-_REGRESSED = build_report(make_runs(tasks=20), baseline="model-2", resamples=300)
+_REGRESSED = build_report(make_runs(tasks=40), baseline="model-2", resamples=300)
 
 
 @settings(max_examples=40, deadline=None)
@@ -90,5 +90,5 @@ def test_verdict_outputs__follow_the_verdict_and_its_acceptance() -> None:
     out = verdict_outputs(accepted)
     assert out["accepted"] == "true"
     assert out["verdict-text"].startswith("accepted by label accept-regression: ")
-    clean = build_report(make_runs(tasks=20), baseline="model-0", resamples=300)
+    clean = build_report(make_runs(tasks=40), baseline="model-0", resamples=300)
     assert accept(clean, "accept-regression").verdict.accepted is None

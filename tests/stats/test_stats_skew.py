@@ -41,12 +41,26 @@ def _runs(diffs: np.ndarray) -> list[EvalRun]:
     ]
 
 
-def test_skew_caveat__shown_in_the_comment_for_right_skewed_task_differences() -> None:
-    diffs = np.array([-0.02] * 9 + [0.2])  # most lose a little, one gains much
+def test_skew_caveat__shown_in_the_comment_where_the_t_interval_is_kept() -> None:
+    # 100 tasks, a quarter gain 0.06 and the rest lose 0.02: G1 = 1.17, above the
+    # caveat's 1, and the t-interval's Edgeworth term (0.0099) within the bounded
+    # interval's rule (issue 28), so the t-interval is kept and the caveat shown
+    diffs = np.array([-0.02] * 75 + [0.06] * 25)
     report = build_report(_runs(diffs), baseline="base", resamples=500)
     c = report.gate.comparisons[0]
     assert c.skew_caveat is not None
     assert "strongly right-skewed" in c.skew_caveat
-    assert "the gate's level is then not held" in render_comment(report)
+    assert "the gate's level is then not held exactly" in render_comment(report)
     mirrored = build_report(_runs(-diffs), baseline="base", resamples=500)
     assert mirrored.gate.comparisons[0].skew_caveat is None  # left skew: conservative
+
+
+def test_skew_caveat__few_skewed_tasks_take_the_bounded_interval_instead() -> None:
+    # issue 28: before, 10 such tasks kept the t-interval and showed the caveat
+    diffs = np.array([-0.02] * 9 + [0.2])  # most lose a little, one gains much
+    report = build_report(_runs(diffs), baseline="base", resamples=500)
+    c = report.gate.comparisons[0]
+    assert c.skew_caveat is None
+    assert c.status == "undetermined"
+    assert c.note is not None
+    assert "unseen task falling to 0" in c.note
