@@ -20,6 +20,7 @@ from typing import IO
 from leaderboard.errors import InputError
 from leaderboard.inputs.reading import (
     FIELDS,
+    SCORE_FIX,
     FieldProblem,
     Intern,
     Place,
@@ -27,13 +28,14 @@ from leaderboard.inputs.reading import (
     _make_run,
     check_keys,
     check_text,
+    error_text,
     iter_lines,
     open_binary,
     printable,
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _INTEGER = re.compile(r"\+?\d{1,18}")
@@ -140,10 +142,19 @@ def _row(
 ) -> EvalRun:
     """One CSV row; `at` picks the fields in `FIELDS` order (absent ones read "")."""
     row.append("")  # the cell every absent field points at (index -1)
-    model, task, score, metric, category, weight, item, cluster, sample, *measures = at(row)
+    model, task, score, metric, category, weight, item, cluster, sample, *rest = at(row)
+    measures, error_cell = rest[: len(MEASURES)], rest[len(MEASURES)]
     try:
+        error = error_text(error_cell)
         if score.strip() == "":
-            raise FieldProblem("score", "is empty", "give every record a score in [0, 1]")
+            if error is None:
+                raise FieldProblem("score", "is empty", SCORE_FIX)
+        elif error is not None:
+            raise FieldProblem(
+                "error",
+                f"is given with a score ({show(score)})",
+                "an errored item has an empty score; drop `error` from a scored row",
+            )
         sample = sample.strip()
         if sample and not _INTEGER.fullmatch(sample):
             raise FieldProblem(
@@ -154,7 +165,7 @@ def _row(
         return _make_run(
             model=_text("model_id", model, intern),
             task=_text("task_id", task, intern),
-            score=_score(score),
+            score=None if error is not None else _score(score),
             metric=_text("metric_name", metric, intern) if metric else None,
             category=_text("category", category, intern) if category else DEFAULT_CATEGORY,
             weight=_number("weight", weight) if weight.strip() else 1.0,
@@ -164,6 +175,7 @@ def _row(
             cost=_number("cost", measures[0]) if measures[0].strip() else None,
             latency=_number("latency", measures[1]) if measures[1].strip() else None,
             tokens=_number("tokens", measures[2]) if measures[2].strip() else None,
+            error=error,
         )
     except FieldProblem as problem:
         raise problem.at(shown, line=line) from None

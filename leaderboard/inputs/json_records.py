@@ -17,6 +17,7 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import (
+    SCORE_FIX,
     BigInt,
     DuplicateKeyError,
     FieldProblem,
@@ -27,6 +28,7 @@ from leaderboard.inputs.reading import (
     check_document,
     check_keys,
     check_text,
+    error_text,
     loads,
     open_binary,
     printable,
@@ -87,9 +89,18 @@ def run_from_object(
         raise verdict
     get = obj.get
     score = get("score")
+    error = error_text(get("error"))
     if score is None:
-        raise FieldProblem("score", "is null", "give every record a score in [0, 1]")
-    score = _json_number("score", score)
+        if error is None:
+            raise FieldProblem("score", "is null", SCORE_FIX)
+    elif error is not None:
+        raise FieldProblem(
+            "error",
+            f"is given with a score ({show(score)})",
+            'an errored item has "score": null; drop `error` from a scored record',
+        )
+    else:
+        score = _json_number("score", score)
     weight = get("weight")
     if weight is not None:
         weight = _json_number("weight", weight)
@@ -137,6 +148,7 @@ def run_from_object(
         latency=measures[1],
         tokens=measures[2],
         metrics=tuple(metrics.items()) if metrics else (),
+        error=error,
     )
 
 
