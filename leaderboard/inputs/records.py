@@ -77,7 +77,7 @@ class EvalRun:
     ``error`` set (a short text: what went wrong) makes the record an *errored
     unit*: attempted and not scored (CONTRACT.md section 13). Its ``score`` is NaN
     (given as None or NaN); the statistics count it in the ``completion``
-    comparison only, never as a score (`errored`).
+    comparison only, never as a score.
     """
 
     model_id: str
@@ -279,11 +279,6 @@ def error_message(text: str) -> str:
     traceback's line breaks and tabs become spaces), at most `ERROR_CHARS` long."""
     line = "".join(c if c.isprintable() else " " for c in text[: 4 * ERROR_CHARS])
     return " ".join(line.split())[:ERROR_CHARS]
-
-
-def errored(run: EvalRun) -> bool:
-    """True for an errored unit: attempted, not scored (``error`` set)."""
-    return run.error is not None
 
 
 #: The optional measures a record may carry beside its score (CONTRACT.md section 8).
