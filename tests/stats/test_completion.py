@@ -163,7 +163,8 @@ def test_report__completion_is_a_comparison_of_the_gate_and_decides_the_verdict(
     assert done.shared_units == 200
     assert (done.candidate_mean, done.baseline_mean) == (170 / 200, 1.0)
     assert done.diff_mean == pytest.approx(-0.15)
-    assert done.regressed and done.ci_hi < 0
+    assert done.regressed
+    assert done.ci_hi < 0
     assert done.confidence == pytest.approx(0.95)
     assert report.gate.completion_family_size == 1
     assert report.gate.bound == pytest.approx(0.05)  # score block + completion block
