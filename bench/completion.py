@@ -59,7 +59,9 @@ def independent(cand: np.ndarray, base: np.ndarray) -> bool:
     return bool(p <= 0.025)
 
 
-def cell(n: int, p_base: float, p_cand: float, sims: int, seed: int) -> tuple[int, int, int]:
+def cell(
+    n: int, p_base: float, p_cand: float, sims: int, seed: int
+) -> tuple[int, int, int]:
     rng = np.random.default_rng(seed)
     ours = ref = agree = 0
     for _ in range(sims):

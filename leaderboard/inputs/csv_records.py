@@ -20,13 +20,13 @@ from typing import IO
 from leaderboard.errors import InputError
 from leaderboard.inputs.reading import (
     FIELDS,
-    SCORE_FIX,
     FieldProblem,
     Intern,
     Place,
     _gzip_error,
     _make_run,
     check_keys,
+    check_scored_or_errored,
     check_text,
     error_text,
     iter_lines,
@@ -146,15 +146,7 @@ def _row(
     measures, error_cell = rest[: len(MEASURES)], rest[len(MEASURES)]
     try:
         error = error_text(error_cell)
-        if score.strip() == "":
-            if error is None:
-                raise FieldProblem("score", "is empty", SCORE_FIX)
-        elif error is not None:
-            raise FieldProblem(
-                "error",
-                f"is given with a score ({show(score)})",
-                "an errored item has an empty score; drop `error` from a scored row",
-            )
+        check_scored_or_errored(score, error, absent=score.strip() == "", empty="is empty")
         sample = sample.strip()
         if sample and not _INTEGER.fullmatch(sample):
             raise FieldProblem(

@@ -17,7 +17,6 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import (
-    SCORE_FIX,
     BigInt,
     DuplicateKeyError,
     FieldProblem,
@@ -27,6 +26,7 @@ from leaderboard.inputs.reading import (
     _make_run,
     check_document,
     check_keys,
+    check_scored_or_errored,
     check_text,
     error_text,
     loads,
@@ -90,16 +90,8 @@ def run_from_object(
     get = obj.get
     score = get("score")
     error = error_text(get("error"))
-    if score is None:
-        if error is None:
-            raise FieldProblem("score", "is null", SCORE_FIX)
-    elif error is not None:
-        raise FieldProblem(
-            "error",
-            f"is given with a score ({show(score)})",
-            'an errored item has "score": null; drop `error` from a scored record',
-        )
-    else:
+    check_scored_or_errored(score, error, absent=score is None, empty="is null")
+    if score is not None:
         score = _json_number("score", score)
     weight = get("weight")
     if weight is not None:

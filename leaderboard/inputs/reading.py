@@ -498,6 +498,26 @@ SCORE_FIX = (
 )
 
 
+def check_scored_or_errored(
+    score: object, error: str | None, *, absent: bool, empty: str
+) -> None:
+    """A record has a score or, when it errored, an ``error`` and no score.
+
+    `absent`: the score is null or empty (`empty` says which, as the field's problem).
+    Raises `FieldProblem` for a missing score without an error, and for an error
+    beside a score.
+    """
+    if absent and error is None:
+        raise FieldProblem("score", empty, SCORE_FIX)
+    if not absent and error is not None:
+        raise FieldProblem(
+            "error",
+            f"is given with a score ({show(score)})",
+            'an errored item has no score ("score": null, an empty cell in CSV); '
+            "drop `error` from a scored record",
+        )
+
+
 def error_text(value: object) -> str | None:
     """A record's ``error`` field: a non-empty text, or None when absent or empty.
 

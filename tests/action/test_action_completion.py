@@ -13,7 +13,6 @@ completion regression.
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,26 +20,8 @@ import pytest
 
 from leaderboard.action.job import main
 from tests.action.action_job import HEAD_SHA, Job
-from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
-
-SWEBENCH = Path(__file__).resolve().parents[1] / "fixtures" / "swebench"
-
-
-def _job(root: Path, api_url: str, pr: str, base: str) -> Job:
-    job = Job(root, api_url)
-    for sub, name in (("pr", pr), ("main", base)):
-        (job.workspace / sub).mkdir(parents=True)
-        for f in (SWEBENCH / name).glob("*.json"):
-            shutil.copy(f, job.workspace / sub / f.name)
-    job.inputs = {
-        "RESULTS": "pr/*.json",
-        "BASELINE-RESULTS": "main/*.json",
-        "BASELINE-LABEL": "main",
-        "RESAMPLES": "2000",
-        "JSON-REPORT": "out/report.json",
-        "GITHUB-TOKEN": INSTALLATION_TOKEN,
-    }
-    return job
+from tests.action.test_action_ruled_out import swebench_job
+from tests.fakes.github_api import FakeGitHub
 
 
 def _run(job: Job, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, Any]:
@@ -53,7 +34,7 @@ def _run(job: Job, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, Any]:
 def test_more_errored_instances__a_completion_regression_on_every_surface(
     tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    job = _job(tmp_path, github_api.base_url, pr="yyloong-1", base="yyloong-2")
+    job = swebench_job(tmp_path, github_api.base_url, pr="yyloong-1", base="yyloong-2")
     code, log, report = _run(job, capsys)
     assert code == 1
     score, done = report["gate"]["comparisons"]
@@ -89,7 +70,7 @@ def test_more_errored_instances__a_completion_regression_on_every_surface(
 def test_fewer_errored_instances__the_score_still_cannot_tell(
     tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    job = _job(tmp_path, github_api.base_url, pr="yyloong-2", base="yyloong-1")
+    job = swebench_job(tmp_path, github_api.base_url, pr="yyloong-2", base="yyloong-1")
     code, _, report = _run(job, capsys)
     assert code == 0
     (done,) = [c for c in report["gate"]["comparisons"] if c["measure"] == "completion"]
