@@ -58,6 +58,10 @@ def test_more_errored_instances__a_completion_regression_on_every_surface(
     first = next(x for x in comment["body"].splitlines() if x and not x.startswith("<!--"))
     assert first.startswith("🔴 **Regression**")
     assert ", completion -0.340 [" in first
+    body = comment["body"]
+    assert "🔴 Completion (the share scored of the units both runs attempted" in body
+    assert "0.320 vs 0.660" in body
+    assert "guardrail, tolerated" not in body  # completion is no guardrail
     assert job.summary().split("\n", 1)[0] == first
     (status,) = github_api.status.latest(HEAD_SHA).values()
     assert status["state"] == "failure"
