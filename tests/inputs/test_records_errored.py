@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from leaderboard import EvalRun, load_runs
-from leaderboard.action.history import encode_records
+from leaderboard.action.history.branch import encode_records
 from leaderboard.cli import main
 from leaderboard.errors import InputError
 
