@@ -201,8 +201,11 @@ class GateComparison(_Model):
     )
     measure: str = Field(
         default="score",
-        description='"score" for the primary score; "cost", "latency", "tokens" or a '
-        "secondary metric's name for a guardrail",
+        description='"score" for the primary score; "completion" for the share of '
+        "the units both runs attempted that each one scored (an errored unit is "
+        "attempted, not scored; diff_mean is the candidate's share minus the "
+        'baseline\'s); "cost", "latency", "tokens" or a secondary metric\'s name for '
+        "a guardrail",
     )
     direction: Literal["higher_is_better", "lower_is_better"] = Field(
         default="higher_is_better",
@@ -390,11 +393,19 @@ class Gate(_Model):
         "budget of 1 - confidence (Bonferroni: each at 1 - (1 - confidence) / this "
         "count); 0 without guardrails",
     )
+    completion_family_size: int = Field(
+        default=0,
+        description="the completion comparisons gated (one per gated pair whose runs "
+        "hold an errored unit): together they share a budget of 1 - confidence, each "
+        "an exact one-sided test at (1 - confidence) / (2 x this count); 0 without "
+        "errored units",
+    )
     bound: float = Field(
         default=0.0,
         description="the whole gate's bound on the chance of any false regression: "
         "(1 - confidence) / 2 per block of comparisons, the score block plus the "
-        "guardrail block when there are guardrails; 0 when nothing is gated",
+        "completion block when any unit errored, plus the guardrail block when there "
+        "are guardrails; 0 when nothing is gated",
     )
     comparisons: list[GateComparison] = Field(default_factory=list)
     status: GateStatus = Field(

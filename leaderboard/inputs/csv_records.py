@@ -26,14 +26,16 @@ from leaderboard.inputs.reading import (
     _gzip_error,
     _make_run,
     check_keys,
+    check_scored_or_errored,
     check_text,
+    error_text,
     iter_lines,
     open_binary,
     printable,
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _INTEGER = re.compile(r"\+?\d{1,18}")
@@ -140,10 +142,11 @@ def _row(
 ) -> EvalRun:
     """One CSV row; `at` picks the fields in `FIELDS` order (absent ones read "")."""
     row.append("")  # the cell every absent field points at (index -1)
-    model, task, score, metric, category, weight, item, cluster, sample, *measures = at(row)
+    model, task, score, metric, category, weight, item, cluster, sample, *rest = at(row)
+    measures, error_cell = rest[: len(MEASURES)], rest[len(MEASURES)]
     try:
-        if score.strip() == "":
-            raise FieldProblem("score", "is empty", "give every record a score in [0, 1]")
+        error = error_text(error_cell)
+        check_scored_or_errored(score, error, absent=score.strip() == "", empty="is empty")
         sample = sample.strip()
         if sample and not _INTEGER.fullmatch(sample):
             raise FieldProblem(
@@ -154,7 +157,7 @@ def _row(
         return _make_run(
             model=_text("model_id", model, intern),
             task=_text("task_id", task, intern),
-            score=_score(score),
+            score=None if error is not None else _score(score),
             metric=_text("metric_name", metric, intern) if metric else None,
             category=_text("category", category, intern) if category else DEFAULT_CATEGORY,
             weight=_number("weight", weight) if weight.strip() else 1.0,
@@ -164,6 +167,7 @@ def _row(
             cost=_number("cost", measures[0]) if measures[0].strip() else None,
             latency=_number("latency", measures[1]) if measures[1].strip() else None,
             tokens=_number("tokens", measures[2]) if measures[2].strip() else None,
+            error=error,
         )
     except FieldProblem as problem:
         raise problem.at(shown, line=line) from None

@@ -26,7 +26,9 @@ from leaderboard.inputs.reading import (
     _make_run,
     check_document,
     check_keys,
+    check_scored_or_errored,
     check_text,
+    error_text,
     loads,
     open_binary,
     printable,
@@ -87,9 +89,10 @@ def run_from_object(
         raise verdict
     get = obj.get
     score = get("score")
-    if score is None:
-        raise FieldProblem("score", "is null", "give every record a score in [0, 1]")
-    score = _json_number("score", score)
+    error = error_text(get("error"))
+    check_scored_or_errored(score, error, absent=score is None, empty="is null")
+    if score is not None:
+        score = _json_number("score", score)
     weight = get("weight")
     if weight is not None:
         weight = _json_number("weight", weight)
@@ -137,6 +140,7 @@ def run_from_object(
         latency=measures[1],
         tokens=measures[2],
         metrics=tuple(metrics.items()) if metrics else (),
+        error=error,
     )
 
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 import difflib
 import gzip
 import json
+import math
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.records import MEASURES, EvalRun, bad_character
+from leaderboard.inputs.records import MEASURES, EvalRun, bad_character, error_message
 
 #: The formats the `format` input (``--format``) takes that read a framework's own
 #: files (the readers are in ``leaderboard.inputs.frameworks``).
@@ -79,8 +80,10 @@ CORE_FIELDS = (
     "cluster",
     "sample",
 )
-#: Every contract field: the core ones, then the optional measures (section 8).
-FIELDS = (*CORE_FIELDS, *MEASURES)
+#: Every contract field: the core ones, the optional measures (section 8), then
+#: ``error`` (section 13: with ``"score": null``, an errored unit, attempted and not
+#: scored).
+FIELDS = (*CORE_FIELDS, *MEASURES, "error")
 REQUIRED = ("model_id", "task_id", "score")
 RECORD_KINDS = ("json", "jsonl", "csv")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
@@ -488,6 +491,49 @@ def check_text(field: str, value: str) -> str:
     )
 
 
+#: The fix of a null or empty score: a score, or an errored unit said as such.
+SCORE_FIX = (
+    'give every record a score in [0, 1], or, for an item that errored, "score": null '
+    'with an "error" saying what went wrong (an errored item counts in `completion`)'
+)
+
+
+def check_scored_or_errored(
+    score: object, error: str | None, *, absent: bool, empty: str
+) -> None:
+    """A record has a score or, when it errored, an ``error`` and no score.
+
+    `absent`: the score is null or empty (`empty` says which, as the field's problem).
+    Raises `FieldProblem` for a missing score without an error, and for an error
+    beside a score.
+    """
+    if absent and error is None:
+        raise FieldProblem("score", empty, SCORE_FIX)
+    if not absent and error is not None:
+        raise FieldProblem(
+            "error",
+            f"is given with a score ({show(score)})",
+            'an errored item has no score ("score": null, an empty cell in CSV); '
+            "drop `error` from a scored record",
+        )
+
+
+def error_text(value: object) -> str | None:
+    """A record's ``error`` field: a non-empty text, or None when absent or empty.
+
+    Raises `FieldProblem` for any other value (a number, an object).
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return error_message(value) or None
+    raise FieldProblem(
+        "error",
+        f"must be a text saying what went wrong, got {show(value)}",
+        'write the error as a string, e.g. "error": "timeout"',
+    )
+
+
 def suggest(key: str) -> str | None:
     """The contract field `key` is probably a misspelling of, if any."""
     norm = key.strip().lower().replace("-", "_").replace(" ", "_")
@@ -532,7 +578,7 @@ def _make_run(
     *,
     model: str,
     task: str,
-    score: float | int | bool,
+    score: float | int | bool | None,
     metric: str | None,
     category: str,
     weight: float | int | bool,
@@ -543,6 +589,7 @@ def _make_run(
     latency: float | None = None,
     tokens: float | None = None,
     metrics: tuple[tuple[str, float], ...] = (),
+    error: str | None = None,
 ) -> EvalRun:
     if item is None and (cluster is not None or sample is not None):
         field = "cluster" if cluster is not None else "sample"
@@ -551,7 +598,9 @@ def _make_run(
             "is given without `item_id`",
             f"add `item_id` to item-level records, or drop `{field}`",
         )
-    if type(score) is bool or (type(score) is int and 0 <= score <= 1):
+    if score is None:  # an errored unit (`error` given): EvalRun checks it
+        score = math.nan
+    elif type(score) is bool or (type(score) is int and 0 <= score <= 1):
         score = float(score)
     if type(weight) is int and 0 < weight <= 2**53:
         weight = float(weight)
@@ -569,4 +618,5 @@ def _make_run(
         latency,
         tokens,
         metrics,
+        error,
     )

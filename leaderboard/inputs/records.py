@@ -73,6 +73,11 @@ class EvalRun:
     pairs, each score in [0, 1]: a framework log that scores an item with several
     scorers keeps the primary one as ``score`` and the rest here, where guardrails
     read them.
+
+    ``error`` set (a short text: what went wrong) makes the record an *errored
+    unit*: attempted and not scored (CONTRACT.md section 13). Its ``score`` is NaN
+    (given as None or NaN); the statistics count it in the ``completion``
+    comparison only, never as a score.
     """
 
     model_id: str
@@ -88,6 +93,7 @@ class EvalRun:
     latency: float | None = None
     tokens: float | None = None
     metrics: tuple[tuple[str, float], ...] = ()
+    error: str | None = None
 
     def __post_init__(self) -> None:
         score, weight, item, cluster = self.score, self.weight, self.item_id, self.cluster
@@ -109,6 +115,7 @@ class EvalRun:
             and self.latency is None
             and self.tokens is None
             and not self.metrics
+            and self.error is None
         ):
             return
         self._validate()
@@ -123,7 +130,9 @@ class EvalRun:
                     fix="give every record a model_id and a task_id",
                 )
         score = self.score
-        if isinstance(score, bool):
+        if self.error is not None:
+            self._validate_error()
+        elif isinstance(score, bool):
             object.__setattr__(self, "score", float(score))
         elif isinstance(score, int) and not 0 <= score <= 1:
             raise InputError(
@@ -139,7 +148,7 @@ class EvalRun:
             )
         else:
             object.__setattr__(self, "score", float(score))
-        if not 0.0 <= self.score <= 1.0:
+        if self.error is None and not 0.0 <= self.score <= 1.0:
             raise InputError(
                 f"must lie in [0, 1], got {self.score!r}",
                 field="score",
@@ -202,6 +211,24 @@ class EvalRun:
             object.__setattr__(self, name, float(value))
         self._validate_metrics()
 
+    def _validate_error(self) -> None:
+        error, score = self.error, self.score
+        if not isinstance(error, str) or not error_message(error):
+            raise InputError(
+                f"must be a non-empty text saying what went wrong, got {_short(error)}",
+                field="error",
+                fix="give the error's message, or drop the field on a scored record",
+            )
+        if score is not None and not (isinstance(score, float) and math.isnan(score)):
+            raise InputError(
+                f"an errored record (with `error`) has no score, got {_short(score)}",
+                field="score",
+                fix='give "score": null on a record with an error (an errored item is '
+                "attempted, not scored), or drop `error` if it was scored",
+            )
+        object.__setattr__(self, "score", math.nan)
+        object.__setattr__(self, "error", error_message(error))
+
     def _validate_metrics(self) -> None:
         metrics = self.metrics
         if not isinstance(metrics, tuple):
@@ -243,6 +270,17 @@ class EvalRun:
         object.__setattr__(self, "metrics", tuple(out))
 
 
+#: Characters of an errored record's ``error`` text kept (the rest is cut).
+ERROR_CHARS = 200
+
+
+def error_message(text: str) -> str:
+    """An error's text as a record keeps it: one line of printable characters (a
+    traceback's line breaks and tabs become spaces), at most `ERROR_CHARS` long."""
+    line = "".join(c if c.isprintable() else " " for c in text[: 4 * ERROR_CHARS])
+    return " ".join(line.split())[:ERROR_CHARS]
+
+
 #: The optional measures a record may carry beside its score (CONTRACT.md section 8).
 MEASURES = ("cost", "latency", "tokens")
 MEASURE_UNITS = {
@@ -268,6 +306,7 @@ _SETTERS = tuple(
         "latency",
         "tokens",
         "metrics",
+        "error",
     )
 )
 
@@ -290,7 +329,7 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     ``item_id`` and ``cluster`` are strings.
     """
     run = _new(EvalRun)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = _SETTERS
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = _SETTERS
     s0(run, model_id)
     s1(run, task_id)
     s2(run, score)
@@ -304,6 +343,7 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s10(run, None)
     s11(run, None)
     s12(run, ())
+    s13(run, None)
     return run
 
 
@@ -366,9 +406,12 @@ def merge_metrics(runs: list[EvalRun], preferred: Sequence[str] = ()) -> list[Ev
     names = set(map(_METRIC, runs))
     if len(names) <= 1:
         return runs
-    groups: dict[tuple[str, str, object, object], list[EvalRun]] = {}
+    groups: dict[tuple[str, str, object, object, int], list[EvalRun]] = {}
     for run in runs:
-        key = (run.model_id, run.task_id, run.item_id, run.sample)
+        # an errored unit has no metric to fold: it stays a record of its own (and a
+        # scored record of the same evaluation is refused as its duplicate later)
+        alone = id(run) if run.error is not None else 0
+        key = (run.model_id, run.task_id, run.item_id, run.sample, alone)
         groups.setdefault(key, []).append(run)
     if len(groups) == len(runs):
         return runs

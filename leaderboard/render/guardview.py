@@ -1,7 +1,8 @@
 """Guardrails in the comment: one line per guarded or carried measure.
 
 A guardrail's comparison (`GateComparison` with `measure` other than ``score``) is
-never shown in the score's gate table: it has its own line, with the candidate's and
+never shown in the score's gate table: it has its own line (the ``completion``
+comparison too, in its own words), with the candidate's and
 the baseline's means, the relative change (cost, latency, tokens) or the difference (a
 metric) and its interval. Measures the runs carry that no guardrail names are shown
 the same way, marked "not gated".
@@ -94,6 +95,9 @@ def guardrail_lines(gate: Gate, esc: Callable[[str], str]) -> list[str]:
     out = []
     for c in guarded(gate)[:SHOWN]:
         mark = _MARK.get(c.status, "⚪")
+        if c.measure == "completion":
+            out.append(_completion_line(c, esc, mark))
+            continue
         verdict = {
             "regressed": "over the tolerance" if c.relative else "below the tolerance",
             "no_regression": "within the tolerance or not shown to exceed it",
@@ -109,3 +113,18 @@ def guardrail_lines(gate: Gate, esc: Callable[[str], str]) -> list[str]:
             f"{_means(c)}, {_change(c)}"
         )
     return out
+
+
+def _completion_line(c: GateComparison, esc: Callable[[str], str], mark: str) -> str:
+    """The completion comparison: the shares scored of what both runs attempted."""
+    verdict = (
+        "the candidate scores fewer beyond noise"
+        if c.regressed
+        else "not fewer beyond noise"
+    )
+    why = md_text(truncate(c.note, 300)) if c.note else ""
+    return (
+        f"{mark} Completion (the share scored of the units both runs attempted; an "
+        f"errored unit is not scored): {_pair(c, esc)}: {_means(c)}, {_change(c)}; "
+        f"{verdict}{'. ' + why if why else ''}"
+    )

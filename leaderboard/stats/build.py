@@ -10,6 +10,7 @@ The method, a rescaled, t-scaled percentile bootstrap, is described in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -22,6 +23,7 @@ from leaderboard.report import (
     BaselineRun,
     DataSummary,
     Gate,
+    GateComparison,
     Interval,
     LeaderboardRow,
     PairwiseDiff,
@@ -35,6 +37,12 @@ from leaderboard.stats.bootstrap import (
     percentile_intervals,
     rank_bounds,
     replicate_sd,
+)
+from leaderboard.stats.completion import (
+    attempts,
+    completion_comparisons,
+    split_errored,
+    with_completion,
 )
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
@@ -58,6 +66,7 @@ from leaderboard.stats.request import (
 from leaderboard.stats.ruled_out import DEFAULT_MAX_DROP
 from leaderboard.stats.two_runs import (
     TwoRuns,
+    baseline_id,
     label_of,
     no_baseline_run,
     two_run_gate,
@@ -315,8 +324,11 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
     baseline_map = None if second is None else second.model_map
     baseline_missing = chosen.note if isinstance(chosen, MissingBaseline) else None
     candidates = None if req.candidates is None else list(req.candidates)
-    runs = merge_metrics(list(req.runs))
-    baseline_runs = None if second is None else merge_metrics(list(second.runs))
+    # errored units (attempted, not scored) count in the completion block only
+    scored, errored = split_errored(req.runs)
+    base_scored, base_errored = split_errored(() if second is None else second.runs)
+    runs = merge_metrics(scored)
+    baseline_runs = None if second is None else merge_metrics(base_scored)
     own_models = sorted({r.model_id for r in runs})  # the run's, before any join
     if baseline_runs is not None:  # the model cap counts per run
         check_sizes(runs)
@@ -452,9 +464,12 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         margin=margin,
         max_drop=max_drop,
     )
-    gate = _finish_gate(
-        with_guardrails(gate, guard), two, baseline_run, baseline_missing, anchor
+    gate = with_completion(
+        with_guardrails(gate, guard),
+        _completion(runs, errored, base_errored, pairs, two, baseline_run, req, d),
+        alpha,
     )
+    gate = _finish_gate(gate, two, baseline_run, baseline_missing, anchor)
     return Report(
         generator=_generator(),
         settings=ReportSettings(
@@ -486,6 +501,36 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         verdict=decide(gate, d.unit_kind),
         warnings=([] if two is None else two.differences)
         + _warnings(d, None if two is None else two.baseline_models),
+    )
+
+
+def _completion(  # noqa: PLR0917 - what the completion block is read from
+    runs: list[EvalRun],
+    errored: list[EvalRun],
+    base_errored: list[EvalRun],
+    pairs: list[tuple[str, str]],
+    two: TwoRuns | None,
+    baseline_run: BaselineRun | None,
+    req: Request,
+    d: Design,
+) -> list[GateComparison]:
+    """The completion comparisons of the gated pairs (`leaderboard.stats.completion`):
+    the baseline run's errored units renamed as its scored ones were."""
+    if not pairs or not (errored or base_errored):
+        return []
+    if two is not None:
+        label = label_of(baseline_run)
+        errored = errored + [
+            dataclasses.replace(r, model_id=baseline_id(r.model_id, label))
+            for r in base_errored
+        ]
+    models = {m for pair in pairs for m in pair}
+    return completion_comparisons(
+        pairs,
+        attempts(runs, errored, models),
+        confidence=req.confidence,
+        unit_kind="item" if d.item_level else "task",
+        skip=frozenset(() if two is None else two.left_out_tasks),
     )
 
 

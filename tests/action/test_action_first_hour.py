@@ -77,8 +77,8 @@ def test_e2e__files_are_named_relative_to_the_workspace_everywhere(
     body, summary = comment["body"], job.summary()
     assert "acme/agent" in body  # the id as the harness was given it
     # the reader's warnings name the files as the repository holds them
-    assert "pr/acme\\_\\_agent.r2.json: 2 instances left out" in body
-    assert "main/acme\\_\\_agent.r1.json: 3 instances left out" in summary
+    assert "pr/acme\\_\\_agent.r2.json: 2 instances errored in the harness" in body
+    assert "main/acme\\_\\_agent.r1.json: 3 instances errored in the harness" in summary
     workspace = str(job.workspace)
     assert workspace not in body.replace("\\", "")  # unescaped: a-b is a\-b there
     assert workspace not in summary.replace("\\", "")

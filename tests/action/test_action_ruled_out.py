@@ -24,9 +24,13 @@ from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 SWEBENCH = Path(__file__).resolve().parents[1] / "fixtures" / "swebench"
 
 
-def _swebench_job(root: Path, api_url: str, **inputs: str) -> Job:
+def swebench_job(
+    root: Path, api_url: str, pr: str = "yyloong-2", base: str = "yyloong-1", **inputs: str
+) -> Job:
+    """The action on the real SWE-bench pair: `pr`'s report as the results, `base`'s as
+    the baseline run (labelled main)."""
     job = Job(root, api_url)
-    for sub, name in (("pr", "yyloong-2"), ("main", "yyloong-1")):
+    for sub, name in (("pr", pr), ("main", base)):
         (job.workspace / sub).mkdir(parents=True)
         for f in (SWEBENCH / name).glob("*.json"):
             shutil.copy(f, job.workspace / sub / f.name)
@@ -51,7 +55,7 @@ def _run(job: Job, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 def test_swebench_pair__21_shared__cannot_tell_on_every_surface(
     tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    job = _swebench_job(tmp_path, github_api.base_url)
+    job = swebench_job(tmp_path, github_api.base_url)
     code, log = _run(job, capsys)
     assert code == 0
     report = json.loads((job.workspace / "out/report.json").read_text("utf-8"))
@@ -94,12 +98,12 @@ def test_swebench_pair__fail_on_undetermined_fails_and_a_wide_max_drop_passes(
     tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
     strict = {"FAIL-ON-UNDETERMINED": "true"}
-    job = _swebench_job(tmp_path / "a", github_api.base_url, **strict)
+    job = swebench_job(tmp_path / "a", github_api.base_url, **strict)
     code, _ = _run(job, capsys)
     assert code == 1
     (status,) = github_api.status.latest(HEAD_SHA).values()
     assert status["state"] == "failure"
-    wide = _swebench_job(tmp_path / "b", github_api.base_url, **{"MAX-DROP": "0.5"})
+    wide = swebench_job(tmp_path / "b", github_api.base_url, **{"MAX-DROP": "0.5"})
     code, _ = _run(wide, capsys)
     assert code == 0
     report = json.loads((wide.workspace / "out/report.json").read_text("utf-8"))
@@ -111,7 +115,7 @@ def test_swebench_pair__fail_on_undetermined_fails_and_a_wide_max_drop_passes(
 def test_max_drop_input__refused_out_of_range(
     tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    job = _swebench_job(tmp_path, github_api.base_url, **{"MAX-DROP": "0"})
+    job = swebench_job(tmp_path, github_api.base_url, **{"MAX-DROP": "0"})
     code, log = _run(job, capsys)
     assert code == 2
     assert "max-drop: must be above 0 and at most 1" in log

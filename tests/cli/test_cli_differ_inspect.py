@@ -278,13 +278,30 @@ def test_a_finished_log_with_some_errored_samples_is_read_and_counted(
     assert main(["report", str(DIFFER / "partial"), "--json", str(path)]) == 0
     out = capsys.readouterr().out
     assert (
-        "6 of 36 samples of task arith errored and are left out (Inspect finished the "
-        "eval with errors tolerated, --fail-on-error)" in out
+        "6 of 36 samples of task arith errored (Inspect finished the eval with errors "
+        "tolerated, --fail-on-error): attempted, not scored" in out
     )
     report = json.loads(path.read_text())
-    assert report["data"]["records"] == 30
+    assert report["data"]["records"] == 30  # the scored ones: errored are no score
     assert report["data"]["items"] == 10
     assert any("6 of 36 samples" in w for w in report["warnings"])
+
+
+def test_errored_samples_of_a_finished_log_count_in_completion_against_main(
+    tmp_path: Path,
+) -> None:
+    # arith-002 and arith-009 errored in every epoch: 10 of the 12 arith items both
+    # runs attempted are scored, against main's 12; two discordant items (p = 1/4)
+    path = tmp_path / "r.json"
+    argv = ["report", str(DIFFER / "partial"), "--baseline-results", str(DIFFER / "main")]
+    assert main([*argv, "--resamples", "300", "--json", str(path)]) in (0, 1)
+    comps = json.loads(path.read_text())["gate"]["comparisons"]
+    (done,) = [c for c in comps if c["measure"] == "completion"]
+    assert done["shared_units"] == 12  # spell: in main only, not part of it
+    assert done["candidate_mean"] == pytest.approx(10 / 12)
+    assert done["baseline_mean"] == 1.0
+    assert done["status"] == "no_regression"
+    assert "2 scored by the baseline only, 0 by the candidate only" in done["note"]
 
 
 def test_a_log_with_status_error_stays_refused(capsys: pytest.CaptureFixture[str]) -> None:

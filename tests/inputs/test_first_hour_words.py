@@ -120,5 +120,5 @@ def test_swebench__one_instance_is_one_instance(tmp_path: Path) -> None:
     path = _trimmed_run_report(tmp_path, "acme__agent.eval_20260312_065239.json", 1)
     _, notes = load_runs_noting([str(path)])
     text = "\n".join(notes)
-    assert "1 instance left out, errored in the harness" in text
+    assert "1 instance errored in the harness" in text
     assert "1 instances" not in text

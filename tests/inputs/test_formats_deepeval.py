@@ -7,6 +7,7 @@ lines (or written out by hand from it), never with the reader's helpers.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import warnings
 from pathlib import Path
@@ -195,9 +196,13 @@ def test_read__left_out_cases_are_counted_in_a_warning(tmp_path: Path) -> None:
     data["testCases"] += extra["testRunData"]["testCases"]
     (both / "b.json").write_text(json.dumps(data), encoding="utf-8")
     runs, notes = load_runs_noting([str(both / "b.json")])
-    assert len(runs) == 2
-    (note,) = [n for n in notes if "left out of success" in n]
+    # insightdocket's case: its one metric errored, so it is an errored unit
+    assert len(runs) == 3
+    (errored,) = [r for r in runs if r.error is not None]
+    assert math.isnan(errored.score)
+    (note,) = [n for n in notes if "errored in success" in n]
     assert "1 of 3 test cases" in note
+    assert "attempted, not scored" in note
     assert "test_insight_docket_rag_pipeline (Faithfulness)" in note
 
 

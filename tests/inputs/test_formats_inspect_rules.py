@@ -7,6 +7,7 @@ reads real logs); these logs hold only the fields the reader uses.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import zipfile
@@ -159,17 +160,22 @@ def test_read__unmappable_score_names_scorer_and_sample(
     assert "\n" not in text
 
 
-def test_read__errored_sample_of_a_finished_log_is_left_out_and_counted(
+def test_read__errored_sample_of_a_finished_log_arrives_errored_and_counted(
     tmp_path: Path,
 ) -> None:
     # status success with an errored sample: Inspect tolerated it (--fail-on-error)
     broken = {"id": "q9", "epoch": 1, "scores": None, "error": {"message": "timeout"}}
     with pytest.warns(
-        FormatWarning, match=r"1 of \d+ samples of task arith errored and are left out"
+        FormatWarning,
+        match=r"1 of \d+ samples of task arith errored \(Inspect finished the eval "
+        r"with errors tolerated, --fail-on-error\): attempted, not scored",
     ):
         runs = read("inspect", _json_log(tmp_path, [*GOOD, broken]))
-    assert "q9" not in {r.item_id for r in runs}
-    assert runs
+    (errored,) = [r for r in runs if r.error is not None]
+    assert (errored.item_id, errored.sample, errored.error) == ("q9", 1, "timeout")
+    assert math.isnan(errored.score)
+    assert all(r.error is None for r in runs if r.item_id != "q9")
+    assert len(runs) > 1
 
 
 def test_read__a_log_whose_every_sample_errored_is_refused(tmp_path: Path) -> None:

@@ -81,7 +81,9 @@ def test_cli__two_swe_bench_runs_pair_under_the_given_id(tmp_path: Path) -> None
     # Read by hand: 21 instances scored in both runs; run 1 resolves 10 of them,
     # run 2 resolves 7 (the others errored in one run or both).
     report = _gate(tmp_path, SWE_B, SWE_A, "--model-id", "qwen3-coder-flash")
-    (comp,) = report["gate"]["comparisons"]
+    comp, done = report["gate"]["comparisons"]
+    assert (comp["measure"], done["measure"]) == ("score", "completion")
+    assert done["candidate"] == comp["candidate"] == "qwen3-coder-flash"
     assert (comp["candidate"], comp["baseline"]) == (
         "qwen3-coder-flash",
         "qwen3-coder-flash @ main",

@@ -10,6 +10,7 @@ tests/inputs/test_formats_promptfoo_run.py runs promptfoo itself.
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections import defaultdict
 from pathlib import Path
@@ -142,7 +143,7 @@ def _derived(tmp_path: Path, change: Any) -> Path:
     return path
 
 
-def test_read__an_errored_row_is_refused_not_scored_zero(tmp_path: Path) -> None:
+def test_read__an_errored_row_arrives_errored_not_scored_zero(tmp_path: Path) -> None:
     def change(data: dict[str, Any]) -> None:
         row = data["results"]["results"][3]
         row.update(
@@ -154,12 +155,28 @@ def test_read__an_errored_row_is_refused_not_scored_zero(tmp_path: Path) -> None
         )
 
     path = _derived(tmp_path, change)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        runs = read("promptfoo", path)
+    (errored,) = [r for r in runs if r.error is not None]
+    assert errored.error == "RateLimitExhaustedError: too many requests"
+    assert math.isnan(errored.score)
+    assert len(runs) == 12  # the errored row is attempted, not scored, never a 0
+    (text,) = [str(w.message) for w in caught if "rows errored" in str(w.message)]
+    assert "1 of 12 rows errored" in text
+    assert "attempted, not scored" in text
+    assert "row 4" in text
+
+
+def test_read__a_file_whose_every_row_errored_is_refused(tmp_path: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        for row in data["results"]["results"]:
+            row.update(failureReason=2, gradingResult=None, error="boom")
+
     with pytest.raises(InputError) as info:
-        read("promptfoo", path)
+        read("promptfoo", _derived(tmp_path, change))
     text = str(info.value)
-    assert "record 4" in text
-    assert "errored" in text
-    assert "RateLimitExhaustedError" in text
+    assert "every row errored (12)" in text
     assert "--retry-errors" in text
     assert "\n" not in text
 

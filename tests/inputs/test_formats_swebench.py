@@ -9,6 +9,7 @@ fixtures' README).
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -91,27 +92,37 @@ def test_read__run_report_scores_resolved_unresolved_and_empty(
     raw = _raw(name)
     runs = _read(FIXTURES / name)
     zero = set(raw["unresolved_ids"]) | set(raw["empty_patch_ids"])
-    assert len(runs) == len(raw["resolved_ids"]) + len(zero)
+    scored = [r for r in runs if r.error is None]
+    assert len(scored) == len(raw["resolved_ids"]) + len(zero)
     assert {r.item_id for r in runs if r.score == 1.0} == set(raw["resolved_ids"])
     assert {r.item_id for r in runs if r.score == 0.0} == zero
-    assert not {r.item_id for r in runs} & set(raw["error_ids"])
+    # errored instances arrive as errored units: attempted, no score (CONTRACT 13)
+    errored = [r for r in runs if r.error is not None]
+    assert {r.item_id for r in errored} == set(raw["error_ids"])
+    assert all(math.isnan(r.score) for r in errored)
     assert {(r.model_id, r.task_id, r.metric_name) for r in runs} == {
         (model, "swe-bench", "resolved")
     }
 
 
-def test_read__errored_instances_are_left_out_and_counted() -> None:
+def test_read__errored_instances_arrive_as_errored_and_are_counted() -> None:
     name = "batch25/opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json"
     raw = _raw(name)
     assert len(raw["error_ids"]) == 3
     runs, notes = load_runs_noting([str(FIXTURES / name)])
-    assert len(runs) == raw["submitted_instances"] - 3 == 22
-    (errored,) = [n for n in notes if "errored in the harness" in n]
-    assert errored.endswith(
-        "3 instances left out, errored in the harness (not a failed patch): "
-        "psf__requests-1724, psf__requests-1766, psf__requests-2317"
+    assert len(runs) == raw["submitted_instances"] == 25
+    errored = sorted(str(r.item_id) for r in runs if r.error is not None)
+    assert errored == ["psf__requests-1724", "psf__requests-1766", "psf__requests-2317"]
+    assert {r.error for r in runs if r.error is not None} == {
+        "errored in the SWE-bench harness"
+    }
+    (note,) = [n for n in notes if "attempted, not scored" in n]
+    assert note.endswith(
+        "3 instances errored in the harness (not a failed patch): attempted, not "
+        "scored; the score compares only instances scored in both runs, and the "
+        "completion comparison counts these"
     )
-    (denominator,) = [n for n in notes if "instances scored" in n]
+    (denominator,) = [n for n in notes if "instances scored (" in n]
     assert (
         "22 instances scored (6 resolved) of 25 submitted and 500 in the run's "
         "instances (`total_instances`)"
@@ -174,11 +185,12 @@ def test_read__swebench_2_0_report_without_submitted_or_empty_lists(tmp_path: Pa
     path = _write(tmp_path, "gpt-4.1.run-7.json", data)
     assert sniff(path, path.read_bytes()) == "swe-bench"
     runs = _read(path)
-    assert sorted((r.item_id, r.score) for r in runs) == [
+    assert sorted((r.item_id, r.score) for r in runs if r.error is None) == [
         ("a__a-1", 1.0),
         ("a__a-2", 0.0),
         ("b__b-3", 0.0),
     ]
+    assert [r.item_id for r in runs if r.error is not None] == ["b__b-4"]
     assert {r.model_id for r in runs} == {"gpt-4.1"}
 
 
@@ -200,7 +212,9 @@ def test_read__swebench_5_infra_failures_stay_as_the_harness_counts_them(
         "schema_version": 2,
     }
     runs = _read(_write(tmp_path, "m.r.json", data))
-    assert sorted((r.item_id, r.score) for r in runs) == [("x__y-1", 1.0), ("x__y-2", 0.0)]
+    scored = sorted((r.item_id, r.score) for r in runs if r.error is None)
+    assert scored == [("x__y-1", 1.0), ("x__y-2", 0.0)]
+    assert [r.item_id for r in runs if r.error is not None] == ["x__y-3"]
 
 
 def test_cli__two_real_runs_of_one_agent_pair_through_the_gate(tmp_path: Path) -> None:
@@ -222,7 +236,8 @@ def test_cli__two_real_runs_of_one_agent_pair_through_the_gate(tmp_path: Path) -
 
 
 def test_read__two_systems_on_the_same_instances_share_the_scored_ones() -> None:
-    # The gate pairs on the units both runs hold: instances errored in either drop out.
+    # The score pairs on the units both runs scored: instances errored in either are
+    # errored units, which only the completion comparison counts.
     names = (
         "batch25/opencode-qwen3.5-35B-A3B-baseline.eval_20260311_034331.json",
         "batch25-v2/opencode-qwen3.5-35B-A3B-tdad.eval_20260312_065239.json",
@@ -232,7 +247,9 @@ def test_read__two_systems_on_the_same_instances_share_the_scored_ones() -> None
     errored = set(a["error_ids"]) | set(b["error_ids"])
     shared = set(a["submitted_ids"]) - errored
     ra, rb = (_read(FIXTURES / n) for n in names)
-    assert {r.item_id for r in ra} & {r.item_id for r in rb} == shared
+    scored_a = {r.item_id for r in ra if r.error is None}
+    assert scored_a & {r.item_id for r in rb if r.error is None} == shared
+    assert {r.item_id for r in ra} == {r.item_id for r in rb} == set(a["submitted_ids"])
     assert len(shared) == 22  # 25 submitted, 3 errored in one run or both
 
 
@@ -333,14 +350,16 @@ def test_read__a_run_that_mostly_errored_scores_only_what_was_evaluated() -> Non
     # SWE-bench 2.0.x-2.1 key set (unstopped_instances after error_instances): the
     # gold patches of 300 Lite instances, 296 of which the harness could not run.
     runs, notes = load_runs_noting([str(FIXTURES / "rohan-2.1/gold.validate-gold.json")])
-    assert sorted(r.item_id for r in runs) == [
+    scored = [r for r in runs if r.error is None]
+    assert sorted(r.item_id for r in scored) == [
         "astropy__astropy-14182",
         "astropy__astropy-14365",
         "sphinx-doc__sphinx-10325",
         "sympy__sympy-20590",
     ]
-    assert {(r.model_id, r.score) for r in runs} == {("gold", 1.0)}
-    assert any("296 instances left out, errored in the harness" in n for n in notes)
+    assert {(r.model_id, r.score) for r in scored} == {("gold", 1.0)}
+    assert sum(r.error is not None for r in runs) == 296
+    assert any("296 instances errored in the harness" in n for n in notes)
 
 
 def test_read__a_per_instance_report_without_its_id_takes_it_from_the_folder() -> None:
@@ -369,10 +388,16 @@ def test_cli__two_real_runs_of_one_agent_with_errors_pair_on_the_scored_instance
     argv += ["--baseline-results", str(FIXTURES / "yyloong-1/qwen3-coder-flash-1.json")]
     argv += ["--baseline-label", "run1", "--resamples", "300", "--json", str(out)]
     assert main(argv) in (0, 1)
-    (comp,) = json.loads(out.read_text(encoding="utf-8"))["gate"]["comparisons"]
+    comps = json.loads(out.read_text(encoding="utf-8"))["gate"]["comparisons"]
+    (comp,) = [c for c in comps if c["measure"] == "score"]
     assert (comp["candidate"], comp["baseline"]) == ("agent", "agent @ run1")
     assert comp["shared_units"] == 21
     assert comp["diff_mean"] == pytest.approx(-3 / 21)
+    # run 2 scored 66 of the 100 both attempted, run 1 32: no completion regression
+    (done,) = [c for c in comps if c["measure"] == "completion"]
+    assert done["shared_units"] == 100
+    assert (done["candidate_mean"], done["baseline_mean"]) == (0.66, 0.32)
+    assert done["status"] == "no_regression"
 
 
 def test_read__is_bounded_by_the_shared_document_cap(

@@ -292,7 +292,8 @@ def encode_records(
     """The records as gzipped JSON Lines, in the given order, byte-for-byte reproducible.
 
     Fields left at their default (``category`` general, ``weight`` 1) or None are left
-    out; the loader reads them back as the same records. `redact` is applied to the
+    out; an errored unit is written ``"score": null`` with its ``error``; the loader
+    reads them back as the same records. `redact` is applied to the
     whole text before it is compressed (the log's: the token in plain and the
     encodings `leaderboard.action.runner.secret_forms` lists become ``***``).
     """
@@ -301,9 +302,9 @@ def encode_records(
         record: dict[str, Any] = {
             "model_id": r.model_id,
             "task_id": r.task_id,
-            "score": r.score,
+            "score": None if r.error is not None else r.score,
         }
-        for name in ("metric_name", "item_id", "cluster", "sample", *MEASURES):
+        for name in ("metric_name", "item_id", "cluster", "sample", *MEASURES, "error"):
             value = getattr(r, name)
             if value is not None:
                 record[name] = value

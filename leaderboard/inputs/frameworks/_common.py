@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import lzma
+import math
 import struct
 import zipfile
 import zlib
@@ -434,4 +435,28 @@ def item_run(
         item_id=item,
         sample=sample,
         **measures,
+    )
+
+
+def errored_run(
+    model: str,
+    task: str,
+    metric: str | None,
+    item: str | int,
+    error: str,
+    *,
+    category: str = DEFAULT_CATEGORY,
+    sample: int | None = None,
+) -> EvalRun:
+    """One errored unit as the framework readers build them: attempted, not scored
+    (``error`` says what went wrong; CONTRACT.md section 13)."""
+    return EvalRun(
+        model_id=model,
+        task_id=task,
+        score=math.nan,
+        metric_name=metric,
+        category=category,
+        item_id=item,
+        sample=sample,
+        error=error,
     )

@@ -38,9 +38,11 @@ The scores not chosen are kept as the record's secondary ``metrics`` (for
 guardrails): every other metric's score on [0, 1] (the lower-is-better ones left
 out), and ``success`` (as 1/0) when a metric is the score.
 
-A metric that errored or gave no score is not a failure: the case is left out of that
-metric (and of ``success`` unless another metric of it failed outright), counted in one
-warning.
+A metric that errored is not a failure: the case is an errored record of that metric
+(and of ``success`` unless another metric of it failed outright), attempted and not
+scored, counted in the gate's ``completion`` comparison and never in the score; a
+metric that gave no score without an error leaves the case out. One warning counts
+each.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ import hashlib
 import json
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -58,6 +60,7 @@ from leaderboard.inputs.frameworks._common import (
     DefaultChoice,
     FormatWarning,
     check_room,
+    errored_run,
     item_run,
     load_json,
     short,
@@ -284,7 +287,8 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
     left: list[str] = []
     absent = 0
     seen: dict[str, int] = {}
-    parsed: list[tuple[str, float, str, tuple[tuple[str, float], ...]]] = []
+    parsed: list[Parsed] = []
+    errored: list[str] = []
     for number, case, conversational in cases:
         item = _item(case, conversational, names)
         value: Any
@@ -297,18 +301,51 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
                 continue
             value = found[0].get("score") if _scored(found[0]) else None
             why = metric
-        if value is None:
+        error = _error_of(case, why) if value is None else ""
+        if error is None:
             left.append(f"{item} ({why})")
             continue
-        score = to_unit(value, None)
-        if score is None:
+        score = None if error else to_unit(value, None)
+        if error:
+            errored.append(f"{item} ({why})")
+        elif score is None:
             notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (case {number})")
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
-        parsed.append((item, score, str(seen[item]), _others(case, metric)))
+        others = () if error else _others(case, metric)
+        parsed.append((item, score, str(seen[item]), others, error))
     check_room(len(parsed), options.limit, shown)
-    repeated = any(count > 0 for count in seen.values())
-    runs = [
+    runs = _records(parsed, model, task, metric, repeated=any(seen.values()))
+    if all(r.error is not None for r in runs):
+        raise InputError(
+            f"gives no score for {metric}: every test case's metric errored or was not "
+            "scored" + (f" ({', '.join(left[:3])})" if left else ""),
+            file=shown,
+            field="metricsData",
+            fix="fix the metric's error and run deepeval again; an error is not a failed "
+            "test, so it is never counted as 0",
+        )
+    _warn(
+        shown,
+        metric,
+        len(cases),
+        left=left,
+        absent=absent,
+        present=present,
+        errored=errored,
+    )
+    return runs
+
+
+#: A case as read: item, score (None: errored), sample, other scores, error text.
+Parsed = tuple[str, float | None, str, tuple[tuple[str, float], ...], str]
+
+
+def _records(
+    parsed: list[Parsed], model: str, task: str, metric: str, *, repeated: bool
+) -> list[EvalRun]:
+    """The cases' records: scored ones, and errored ones (attempted, not scored)."""
+    return [
         item_run(
             model,
             task,
@@ -318,19 +355,21 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             sample=int(nth) if repeated else None,
             metrics=others,
         )
-        for item, score, nth, others in parsed
-    ]
-    if not runs:
-        raise InputError(
-            f"gives no score for {metric}: every test case's metric errored or was not "
-            "scored" + (f" ({', '.join(left[:3])})" if left else ""),
-            file=shown,
-            field="metricsData",
-            fix="fix the metric's error and run deepeval again; an error is not a failed "
-            "test, so it is never counted as 0",
+        if score is not None
+        else errored_run(
+            model, task, metric, item, error, sample=int(nth) if repeated else None
         )
-    _warn(shown, metric, len(cases), left=left, absent=absent, present=present)
-    return runs
+        for item, score, nth, others, error in parsed
+    ]
+
+
+def _error_of(case: dict[str, Any], name: str | None) -> str | None:
+    """The error of the case's metric `name`, when it errored; else None."""
+    for entry in _metrics(case):
+        error = entry.get("error")
+        if _metric_name(entry) == name and error:
+            return str(error) if str(error).strip() else "errored in deepeval"
+    return None
 
 
 def _others(case: dict[str, Any], metric: str) -> tuple[tuple[str, float], ...]:
@@ -378,12 +417,23 @@ def _warn(
     left: list[str],
     absent: int,
     present: list[str],
+    errored: Sequence[str] = (),
 ) -> None:
+    if errored:
+        listed = ", ".join(errored[:3]) + (", ..." if len(errored) > 3 else "")
+        warnings.warn(
+            f"{shown}: {len(errored)} of {total} test cases errored in {metric} (an "
+            "error is not a failed test): attempted, not scored; the score compares "
+            "only the cases both runs scored, and the completion comparison counts "
+            f"these: {listed}",
+            FormatWarning,
+            stacklevel=3,
+        )
     if left:
         listed = ", ".join(left[:3]) + (", ..." if len(left) > 3 else "")
         warnings.warn(
             f"{shown}: {len(left)} of {total} test cases left out of {metric}, a metric "
-            f"errored or gave no score (an error is not a failed test): {listed}",
+            f"gave no score: {listed}",
             FormatWarning,
             stacklevel=3,
         )

@@ -38,6 +38,7 @@ from typing import Any, cast
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     RunList,
+    errored_run,
     finite_number,
     load_json,
     open_archive,
@@ -340,8 +341,20 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
     for number, sample in enumerate(samples, 1):
         if _errored(sample):
             # The eval finished (status success, checked above) with errors tolerated
-            # (`--fail-on-error 0.2`): an errored sample has no score to count.
-            errored.append(f"{sample.get('id')!r} epoch {sample.get('epoch')}")
+            # (`--fail-on-error 0.2`): an errored sample was attempted, not scored.
+            item, epoch = _sample_place(sample, number, shown)
+            errored.append(f"{item!r} epoch {epoch}")
+            runs.append(
+                errored_run(
+                    model,
+                    task,
+                    scorers[0] if scorers else None,
+                    item,
+                    _error_text(sample.get("error")),
+                    category=category,
+                    sample=epoch,
+                )
+            )
             continue
         item, epoch, scores = _sample_parts(sample, number, shown)
         where = f"sample {item!r} epoch {epoch}"
@@ -441,8 +454,8 @@ def _note_errored(
     notes: Notes,
     shown: str,
 ) -> None:
-    """Count the errored samples left out in a note; refuse a log of nothing else."""
-    if errored and not runs:
+    """Count the errored samples in a note; refuse a log of nothing else."""
+    if errored and len(errored) == len(runs):
         raise InputError(
             f"every sample errored ({len(errored)} of {total})",
             file=shown,
@@ -452,10 +465,10 @@ def _note_errored(
     if errored:
         listed = ", ".join(errored[:3]) + (", ..." if len(errored) > 3 else "")
         notes.add(
-            f"{len(errored)} of {total} samples of task {task} errored and are left "
-            "out (Inspect finished the eval with errors tolerated, --fail-on-error); "
-            "its mean covers the others, and a comparison only the samples both runs "
-            "scored",
+            f"{len(errored)} of {total} samples of task {task} errored (Inspect "
+            "finished the eval with errors tolerated, --fail-on-error): attempted, not "
+            "scored; its mean covers the others, the score compares only the samples "
+            "both runs scored, and the completion comparison counts these",
             listed,
         )
 
@@ -537,9 +550,15 @@ def log_identity(path: Path) -> LogIdentity | None:
     return None
 
 
-def _sample_parts(
-    sample: Any, number: int, shown: str
-) -> tuple[str | int, int, dict[str, Any]]:
+def _error_text(error: object) -> str:
+    """An errored sample's message (Inspect's ``error.message``), or a stand-in."""
+    if isinstance(error, dict):
+        error = error.get("message")
+    return error if isinstance(error, str) and error.strip() else "errored in Inspect"
+
+
+def _sample_place(sample: Any, number: int, shown: str) -> tuple[str | int, int]:
+    """A sample's id and epoch, checked (`_sample_parts` without its scores)."""
     if not isinstance(sample, dict):
         raise InputError(f"sample {number} is not an object", file=shown, record=number)
     item = sample.get("id")
@@ -558,6 +577,13 @@ def _sample_parts(
             record=number,
             field="epoch",
         )
+    return item, epoch
+
+
+def _sample_parts(
+    sample: Any, number: int, shown: str
+) -> tuple[str | int, int, dict[str, Any]]:
+    item, epoch = _sample_place(sample, number, shown)
     scores = sample.get("scores")
     if not isinstance(scores, dict) or not scores:
         error = sample.get("error")

@@ -29,7 +29,9 @@ scores not chosen (``pass``, ``score``, named scores) in [0, 1] are kept as the
 record's secondary ``metrics``.
 
 A row whose provider call errored (``failureReason`` 2) is no failed test and no 0:
-the file is refused, naming the row, so that models are compared on the same tests.
+it is an errored record (attempted, not scored), counted in the gate's ``completion``
+comparison and never in the score, and a warning counts such rows. A file whose every
+row errored is refused.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     check_room,
+    errored_run,
     finite_number,
     item_run,
     json_lines,
@@ -195,17 +198,16 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
                 fix="give an unmodified promptfoo output",
             )
         item = _item(row)
+        test_idx = row.get("testIdx")
+        order = test_idx if isinstance(test_idx, int) else number
         if row.get("failureReason") == 2 or (
             row.get("gradingResult") is None and row.get("error")
         ):
-            raise InputError(
-                f"row {number} ({model}, test {item!r}) errored: "
-                f"{short(str(row.get('error')), 100)}",
-                file=shown,
-                record=number,
-                field="error",
-                fix=_FIX_ERRORS,
-            )
+            error = row.get("error")
+            text = error if isinstance(error, str) and error.strip() else "errored"
+            parsed.append((order, number, model, _task(row), item, _Errored(text), {}))
+            check_room(len(parsed), options.limit, shown)
+            continue
         if metric is None:
             available = _available(row)
             if options.metrics and not matches(available, options.metrics):
@@ -214,14 +216,28 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
             for other in available:
                 if other != metric:
                     notes.add(Notes.OTHERS, other)
-        test_idx = row.get("testIdx")
-        order = test_idx if isinstance(test_idx, int) else number
         value = _value(row, metric)
         parsed.append((order, number, model, _task(row), item, value, _extras(row, metric)))
         check_room(len(parsed), options.limit, shown)
+    if metric is None and parsed:
+        raise InputError(
+            f"every row errored ({len(parsed)}): {short(str(parsed[0][5].text), 100)}",
+            file=shown,
+            field="error",
+            fix=_FIX_ERRORS,
+        )
     if metric is None:
         raise InputError("holds no rows", file=shown, fix="check that the eval ran")
     return _records(parsed, metric, notes)
+
+
+class _Errored:
+    """The value of a row whose provider call errored: its error's text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
 def _measure(value: object, scale: float = 1.0) -> float | None:
@@ -262,9 +278,23 @@ def _records(
     dropped: set[str] = set()
     nth: dict[tuple[str, str, str], int] = {}
     runs: list[EvalRun] = []
+    errored: list[str] = []
     for _, number, model, task, item, value, extras in parsed:
         key = (model, task, item)
         sample = nth[key] = nth.get(key, -1) + 1
+        if isinstance(value, _Errored):
+            errored.append(f"row {number} ({model}, test {item!r})")
+            runs.append(
+                errored_run(
+                    model,
+                    task,
+                    metric,
+                    item,
+                    value.text,
+                    sample=sample if repeated else None,
+                )
+            )
+            continue
         score = to_unit(value, None)
         if score is None:
             notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (row {number})")
@@ -273,7 +303,15 @@ def _records(
         nth_run = sample if repeated else None
         runs.append(item_run(model, task, metric, item, score, sample=nth_run, **extras))
     runs = [run for run in runs if run.task_id not in dropped]
-    if not runs:
+    if errored:
+        notes.add(
+            f"{len(errored)} of {len(parsed)} rows errored (the provider call failed, "
+            "`failureReason` 2; not a failed test): attempted, not scored; the score "
+            "compares only the tests both runs scored, and the completion comparison "
+            "counts these",
+            ", ".join(errored[:3]) + (", ..." if len(errored) > 3 else ""),
+        )
+    if all(run.error is not None for run in runs):
         raise InputError(
             f"gives no score the leaderboard can rank ({metric} is not in [0, 1])",
             file=notes.shown,

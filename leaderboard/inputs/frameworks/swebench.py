@@ -18,9 +18,11 @@
   (``logs/<instance>/report.json``) hold the inner object alone.
 
 One item-level record per instance, ``metric_name`` ``resolved``: resolved 1; unresolved
-and empty patch 0. Errored instances (the harness could not evaluate the patch), sb-cli's
-failed and pending ones, merged empty-or-errored ones and those submitted but outside
-the run's instances are no failed patch and no 0: they are left out and counted in a
+and empty patch 0. Errored instances (``error_ids``: the harness could not evaluate the
+patch) are no failed patch and no 0: each is an errored record (attempted, not scored),
+which the gate counts in its ``completion`` comparison and never in the score; a
+warning counts them. sb-cli's failed and pending ones, merged empty-or-errored ones and
+those submitted but outside the run's instances are left out and counted in a
 warning. Every run report also gets a note of its denominator: the instances scored
 here against those submitted and those the run covered (``total_instances``: the
 dataset, or the ``--instance_ids`` chosen), which differ when a run was filtered, with
@@ -49,6 +51,7 @@ from leaderboard.inputs.frameworks._common import (
     FormatWarning,
     check_room,
     counted,
+    errored_run,
     item_run,
     load_json,
 )
@@ -240,6 +243,7 @@ def _read_run(
         task = "multi-swe-bench"
     runs = [_record(model, task, i, True) for i in sorted(set(resolved))]
     runs += [_record(model, task, i, False) for i in sorted(set(failed))]
+    n_scored = len(runs)
     if not runs:
         counts = ", ".join(
             f"{len(ids)} {what.split(' (')[0]}" for what, ids in left_out.items() if ids
@@ -253,13 +257,19 @@ def _read_run(
             fix="check that the harness evaluated the predictions (errored instances "
             "are not counted as unresolved)",
         )
+    errored = left_out.pop(_LEFT_OUT["error_ids"])
+    runs += [
+        errored_run(model, task, METRIC, i, "errored in the SWE-bench harness")
+        for i in sorted(errored)
+    ]
     _warn_run(
         shown,
         data,
-        scored=len(runs),
+        scored=n_scored,
         resolved=len(set(resolved)),
         left_out={**left_out, _PENDING: pending},
         incomplete=incomplete,
+        errored=len(errored),
     )
     return runs
 
@@ -292,7 +302,16 @@ def _warn_run(
     resolved: int,
     left_out: dict[str, set[str]],
     incomplete: set[str],
+    errored: int = 0,
 ) -> None:
+    if errored:
+        warnings.warn(
+            f"{shown}: {counted(errored, 'instance')} errored in the harness (not a "
+            "failed patch): attempted, not scored; the score compares only instances "
+            "scored in both runs, and the completion comparison counts these",
+            FormatWarning,
+            stacklevel=4,
+        )
     for what, ids in left_out.items():
         if ids:
             warnings.warn(
