@@ -33,7 +33,7 @@ from leaderboard.inputs.reading import (
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _INTEGER = re.compile(r"\+?\d{1,18}")
@@ -140,7 +140,8 @@ def _row(
 ) -> EvalRun:
     """One CSV row; `at` picks the fields in `FIELDS` order (absent ones read "")."""
     row.append("")  # the cell every absent field points at (index -1)
-    model, task, score, metric, category, weight, item, cluster, sample, *measures = at(row)
+    model, task, score, metric, category, weight, item, cluster, sample, *rest = at(row)
+    measures, texts = rest[: len(MEASURES)], rest[len(MEASURES) :]
     try:
         if score.strip() == "":
             raise FieldProblem("score", "is empty", "give every record a score in [0, 1]")
@@ -164,6 +165,7 @@ def _row(
             cost=_number("cost", measures[0]) if measures[0].strip() else None,
             latency=_number("latency", measures[1]) if measures[1].strip() else None,
             tokens=_number("tokens", measures[2]) if measures[2].strip() else None,
+            texts=(texts[0] or None, texts[1] or None),
         )
     except FieldProblem as problem:
         raise problem.at(shown, line=line) from None

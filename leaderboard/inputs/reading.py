@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.records import MEASURES, EvalRun, bad_character
+from leaderboard.inputs.records import MEASURES, TEXTS, EvalRun, bad_character
 
 #: The formats the `format` input (``--format``) takes that read a framework's own
 #: files (the readers are in ``leaderboard.inputs.frameworks``).
@@ -79,9 +79,13 @@ CORE_FIELDS = (
     "cluster",
     "sample",
 )
-#: Every contract field: the core ones, then the optional measures (section 8).
-FIELDS = (*CORE_FIELDS, *MEASURES)
+#: Every contract field: the core ones, the optional measures (section 8), then the
+#: optional text (the item's input, the model's answer: docs/records.md).
+FIELDS = (*CORE_FIELDS, *MEASURES, *TEXTS)
 REQUIRED = ("model_id", "task_id", "score")
+# The fields a near-miss key is refused for: not the optional text, whose near
+# misses (`inputs`, `outputs`) records already carry as fields of their own.
+_SUGGESTED = (*CORE_FIELDS, *MEASURES)
 RECORD_KINDS = ("json", "jsonl", "csv")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 # Names runners use for a required field; only suggested when the field is missing.
@@ -491,13 +495,13 @@ def check_text(field: str, value: str) -> str:
 def suggest(key: str) -> str | None:
     """The contract field `key` is probably a misspelling of, if any."""
     norm = key.strip().lower().replace("-", "_").replace(" ", "_")
-    if norm in FIELDS:
+    if norm in _SUGGESTED:
         return norm
     squashed = norm.replace("_", "")
-    for field in FIELDS:
+    for field in _SUGGESTED:
         if field.replace("_", "") == squashed:
             return field
-    close = difflib.get_close_matches(norm, FIELDS, n=1, cutoff=0.8)
+    close = difflib.get_close_matches(norm, _SUGGESTED, n=1, cutoff=0.8)
     return close[0] if close else None
 
 
@@ -543,6 +547,7 @@ def _make_run(
     latency: float | None = None,
     tokens: float | None = None,
     metrics: tuple[tuple[str, float], ...] = (),
+    texts: tuple[str | None, str | None] = (None, None),
 ) -> EvalRun:
     if item is None and (cluster is not None or sample is not None):
         field = "cluster" if cluster is not None else "sample"
@@ -569,4 +574,5 @@ def _make_run(
         latency,
         tokens,
         metrics,
+        *texts,
     )

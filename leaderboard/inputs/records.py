@@ -73,6 +73,11 @@ class EvalRun:
     pairs, each score in [0, 1]: a framework log that scores an item with several
     scorers keeps the primary one as ``score`` and the rest here, where guardrails
     read them.
+
+    ``input`` and ``output`` are optional text: the item's input (its first line) and
+    what the model answered, each kept as one short line (`answer_line`) however long
+    the file's text is, and shown beside the items that dropped most when the shell
+    shows outputs.
     """
 
     model_id: str
@@ -88,6 +93,8 @@ class EvalRun:
     latency: float | None = None
     tokens: float | None = None
     metrics: tuple[tuple[str, float], ...] = ()
+    input: str | None = None
+    output: str | None = None
 
     def __post_init__(self) -> None:
         score, weight, item, cluster = self.score, self.weight, self.item_id, self.cluster
@@ -109,6 +116,8 @@ class EvalRun:
             and self.latency is None
             and self.tokens is None
             and not self.metrics
+            and self.input is None
+            and self.output is None
         ):
             return
         self._validate()
@@ -201,6 +210,15 @@ class EvalRun:
                 )
             object.__setattr__(self, name, float(value))
         self._validate_metrics()
+        for name in TEXTS:
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise InputError(
+                    f"must be a string, got {_short(value)}",
+                    field=name,
+                    fix=f"write `{name}` as text, or drop the field",
+                )
+            object.__setattr__(self, name, answer_line(value))
 
     def _validate_metrics(self) -> None:
         metrics = self.metrics
@@ -252,6 +270,45 @@ MEASURE_UNITS = {
 }
 
 
+#: The optional text a record may carry: the item's input and the model's answer.
+TEXTS = ("input", "output")
+#: Characters kept of one input or answer: its first line, cut (`answer_line`).
+MAX_ANSWER = 160
+# Characters of a text looked at for its first line: what is kept never grows with it.
+_SCAN = 4 * MAX_ANSWER
+# Control, format (bidi), private-use, surrogate and separator characters: shown as a
+# space, so that no text read from a file breaks a line or reorders one.
+_HIDDEN = frozenset(("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"))
+
+
+def answer_line(value: str | None) -> str | None:
+    """`value` as one short line: its first non-blank line, at most `MAX_ANSWER`
+    characters, invisible and control characters made spaces, runs of spaces one;
+    ``…`` marks text left out (a cut line, or lines after it). Idempotent; None stays
+    None, and an empty answer stays empty (the model answered nothing).
+
+    Only the first few hundred characters are looked at, so the kept text is bounded
+    whatever the file holds.
+    """
+    if value is None:
+        return None
+    head = value[:_SCAN]
+    more = len(value) > _SCAN
+    lines = head.lstrip().splitlines()
+    first = lines[0] if lines else ""
+    more = more or len(lines) > 1
+    if not first.isprintable():
+        first = "".join(
+            " " if unicodedata.category(c) in _HIDDEN else c for c in first
+        )
+    line = " ".join(first.split())
+    if line.endswith("…") and len(line) == MAX_ANSWER:
+        return line  # already cut
+    if len(line) > MAX_ANSWER - 1 or (more and len(line) > MAX_ANSWER - 2):
+        return line[: MAX_ANSWER - 1].rstrip() + "…"
+    return f"{line} …" if more and line else line
+
+
 _SETTERS = tuple(
     EvalRun.__dict__[name].__set__
     for name in (
@@ -268,6 +325,8 @@ _SETTERS = tuple(
         "latency",
         "tokens",
         "metrics",
+        "input",
+        "output",
     )
 )
 
@@ -290,7 +349,7 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     ``item_id`` and ``cluster`` are strings.
     """
     run = _new(EvalRun)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12 = _SETTERS
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 = _SETTERS
     s0(run, model_id)
     s1(run, task_id)
     s2(run, score)
@@ -304,6 +363,8 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s10(run, None)
     s11(run, None)
     s12(run, ())
+    s13(run, None)
+    s14(run, None)
     return run
 
 

@@ -57,10 +57,12 @@ from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     DefaultChoice,
     FormatWarning,
+    any_text,
     check_room,
     item_run,
     load_json,
     short,
+    text_of,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
 from leaderboard.inputs.records import EvalRun
@@ -284,7 +286,9 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
     left: list[str] = []
     absent = 0
     seen: dict[str, int] = {}
-    parsed: list[tuple[str, float, str, tuple[tuple[str, float], ...]]] = []
+    parsed: list[
+        tuple[str, float, str, tuple[tuple[str, float], ...], tuple[str | None, ...]]
+    ] = []
     for number, case, conversational in cases:
         item = _item(case, conversational, names)
         value: Any
@@ -305,7 +309,9 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (case {number})")
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
-        parsed.append((item, score, str(seen[item]), _others(case, metric)))
+        parsed.append(
+            (item, score, str(seen[item]), _others(case, metric), _texts(case))
+        )
     check_room(len(parsed), options.limit, shown)
     repeated = any(count > 0 for count in seen.values())
     runs = [
@@ -317,8 +323,10 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             score,
             sample=int(nth) if repeated else None,
             metrics=others,
+            input=texts[0],
+            output=texts[1],
         )
-        for item, score, nth, others in parsed
+        for item, score, nth, others, texts in parsed
     ]
     if not runs:
         raise InputError(
@@ -331,6 +339,24 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
         )
     _warn(shown, metric, len(cases), left=left, absent=absent, present=present)
     return runs
+
+
+def _texts(case: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The case's input and actual output, one short line each (a conversation:
+    its first user turn and the last assistant turn)."""
+    turns = case.get("turns")
+    if isinstance(turns, list) and turns:
+        said = [t for t in turns if isinstance(t, dict)]
+        users = [t for t in said if t.get("role") == "user"]
+        answers = [t for t in said if t.get("role") == "assistant"]
+        return (
+            text_of(users[0]) if users else None,
+            text_of(answers[-1]) if answers else None,
+        )
+    return (
+        text_of(case.get("input")),
+        any_text(_first(case, ("actualOutput", "actual_output"))),
+    )
 
 
 def _others(case: dict[str, Any], metric: str) -> tuple[tuple[str, float], ...]:

@@ -43,6 +43,7 @@ from leaderboard.inputs.frameworks._common import (
     open_archive,
     read_member,
     short,
+    text_of,
     unit_number,
 )
 from leaderboard.inputs.frameworks.metrics import (
@@ -186,10 +187,16 @@ def _slim(sample: Any) -> Any:
             name: {"total_tokens": u.get("total_tokens")} if isinstance(u, dict) else u
             for name, u in usage.items()
         }
+    slim["input"] = text_of(sample.get("input"))
+    output = sample.get("output")
+    if isinstance(output, dict):
+        slim["output"] = {"completion": text_of(output.get("completion"))}
     scores = sample.get("scores")
     if isinstance(scores, dict):
         slim["scores"] = {
-            name: {"value": entry.get("value")} if isinstance(entry, dict) else entry
+            name: {key: _kept(key, entry.get(key)) for key in _SCORE_KEYS}
+            if isinstance(entry, dict)
+            else entry
             for name, entry in scores.items()
         }
     else:
@@ -200,6 +207,25 @@ def _slim(sample: Any) -> Any:
     if error is not None:
         slim["error"] = error if not isinstance(error, str) else error[:200]
     return slim
+
+
+# What `_slim` keeps of a scorer's entry: its value, and what it says it read.
+_SCORE_KEYS = ("value", "answer", "explanation")
+
+
+def _kept(key: str, value: object) -> object:
+    return value if key == "value" else text_of(value)
+
+
+def _texts(sample: dict[str, Any], entry: object) -> dict[str, str | None]:
+    """The sample's input and what the model answered, one short line each: the
+    output's completion, else the scorer's ``answer``, else its ``explanation``
+    (a log's summaries hold no output)."""
+    output = sample.get("output")
+    answer = text_of(output.get("completion")) if isinstance(output, dict) else None
+    if not answer and isinstance(entry, dict):
+        answer = text_of(entry.get("answer")) or text_of(entry.get("explanation"))
+    return {"input": text_of(sample.get("input")), "output": answer}
 
 
 def _read_eval_archive(path: Path) -> tuple[Any, Any]:
@@ -375,6 +401,7 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     item_id=item,
                     sample=epoch,
                     **_extras(sample, scores, others),
+                    **_texts(sample, entry),
                 )
             )
     _note_errored(errored, len(samples), runs, task=task, notes=notes, shown=shown)
