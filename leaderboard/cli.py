@@ -214,6 +214,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also gate each category's mean, not only the overall mean",
     )
+    gate.add_argument(
+        "--show-outputs",
+        action="store_true",
+        help="beside each item that dropped most, show its input and what the baseline "
+        "and the candidate answered (the first line of each, from the result files); "
+        "off by default: benchmark answers posted publicly leak into training data",
+    )
     stats = report.add_argument_group("statistics")
     stats.add_argument(
         "--confidence",
@@ -462,6 +469,7 @@ def _report(args: argparse.Namespace) -> int:
                 baseline=baseline,
                 candidates=tuple(candidates) or None,
                 gate_categories=args.gate_categories,
+                show_outputs=args.show_outputs,
                 guardrails=tuple(guardrails),
                 anchor=anchor,
                 **numbers,
