@@ -69,7 +69,8 @@ _TEXT_DEPTH = 4
 def text_of(value: object, depth: int = _TEXT_DEPTH) -> str | None:
     """An input's or answer's text as one short line (`records.answer_line`), from
     what a framework writes: a string, a list (its first entry with text: chat
-    messages, a list of responses) or a message object (``content`` or ``text``).
+    messages, a list of responses) or a message object (``content``, ``text``, or a
+    choice's ``message``).
     None when it holds no text; only the kept line outlives the call.
     """
     if isinstance(value, str):
@@ -83,7 +84,7 @@ def text_of(value: object, depth: int = _TEXT_DEPTH) -> str | None:
                 return found
         return None
     if isinstance(value, dict):
-        for key in ("content", "text"):
+        for key in ("content", "text", "message"):
             found = text_of(value.get(key), depth - 1)
             if found is not None:
                 return found

@@ -190,7 +190,10 @@ def _slim(sample: Any) -> Any:
     slim["input"] = text_of(sample.get("input"))
     output = sample.get("output")
     if isinstance(output, dict):
-        slim["output"] = {"completion": text_of(output.get("completion"))}
+        slim["output"] = {
+            "completion": text_of(output.get("completion"))
+            or text_of(output.get("choices"))
+        }
     scores = sample.get("scores")
     if isinstance(scores, dict):
         slim["scores"] = {
@@ -219,10 +222,12 @@ def _kept(key: str, value: object) -> object:
 
 def _texts(sample: dict[str, Any], entry: object) -> dict[str, str | None]:
     """The sample's input and what the model answered, one short line each: the
-    output's completion, else the scorer's ``answer``, else its ``explanation``
-    (a log's summaries hold no output)."""
+    output's completion (older logs: its first choice's message), else the scorer's
+    ``answer``, else its ``explanation`` (a log's summaries hold no output)."""
     output = sample.get("output")
-    answer = text_of(output.get("completion")) if isinstance(output, dict) else None
+    answer = None
+    if isinstance(output, dict):
+        answer = text_of(output.get("completion")) or text_of(output.get("choices"))
     if not answer and isinstance(entry, dict):
         answer = text_of(entry.get("answer")) or text_of(entry.get("explanation"))
     return {"input": text_of(sample.get("input")), "output": answer}
