@@ -4,7 +4,7 @@ A gated comparison names the items whose score dropped most (`worst_items`, from
 `leaderboard.stats.where`). When outputs are shown (`Request.show_outputs`), each such
 item gets the input and the answers its records carry (`EvalRun.input`,
 `EvalRun.output`, already one short line each as read): the baseline's and the
-candidate's, from their first sample that holds any. Nothing is made up: an item whose
+candidate's answer from their first sample that holds one. Nothing is made up: an item whose
 records hold no text gets none, and one whose runs hold no text at all gets no
 ``answers``.
 """
@@ -34,29 +34,32 @@ def with_answers(gate: Gate, runs: Sequence[EvalRun]) -> Gate:
     if not wanted:
         return gate
     models = {key[0] for key in wanted}
-    found: dict[_Key, tuple[int, str | None, str | None]] = {}
+    inputs: dict[_Key, str] = {}
+    outputs: dict[_Key, tuple[int, str]] = {}  # the first sample's answer
     for run in runs:
         if (run.input is None and run.output is None) or run.model_id not in models:
             continue
         key = (run.model_id, run.task_id, str(run.item_id))
         if key not in wanted:
             continue
+        if run.input is not None:
+            inputs.setdefault(key, run.input)
         sample = -1 if run.sample is None else run.sample
-        if key not in found or sample < found[key][0]:
-            found[key] = (sample, run.input, run.output)
-    if not found:
+        if run.output is not None and (key not in outputs or sample < outputs[key][0]):
+            outputs[key] = (sample, run.output)
+    if not inputs and not outputs:
         return gate
 
     def answered(candidate: str, baseline: str, item: ItemMove) -> ItemMove:
-        cand = found.get((candidate, item.task, item.item_id))
-        base = found.get((baseline, item.task, item.item_id))
-        if cand is None and base is None:
+        cand = (candidate, item.task, item.item_id)
+        base = (baseline, item.task, item.item_id)
+        question = inputs.get(cand) or inputs.get(base)
+        if question is None and cand not in outputs and base not in outputs:
             return item
-        question = next((x[1] for x in (cand, base) if x is not None and x[1]), None)
         answers = ItemAnswers(
             input=question,
-            baseline=None if base is None else base[2],
-            candidate=None if cand is None else cand[2],
+            baseline=outputs[base][1] if base in outputs else None,
+            candidate=outputs[cand][1] if cand in outputs else None,
         )
         return item.model_copy(update={"answers": answers})
 
