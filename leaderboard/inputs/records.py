@@ -298,9 +298,7 @@ def answer_line(value: str | None) -> str | None:
     first = lines[0] if lines else ""
     more = more or len(lines) > 1
     if not first.isprintable():
-        first = "".join(
-            " " if unicodedata.category(c) in _HIDDEN else c for c in first
-        )
+        first = "".join(" " if unicodedata.category(c) in _HIDDEN else c for c in first)
     line = " ".join(first.split())
     if line.endswith("…") and len(line) == MAX_ANSWER:
         return line  # already cut

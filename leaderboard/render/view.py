@@ -296,6 +296,27 @@ def _n(n: int, what: str) -> str:
     return f"{count(n)} {what}{'s' * (n != 1)}"
 
 
+def _sections_omitted(
+    report: Report, opt: Options, ties: int, ties_all: int, cats: int
+) -> list[str]:
+    """What `opt` leaves out of the sections `report` has: the undecided pairs, the
+    answers, the means per category, the interval plot."""
+    omitted: list[str] = []
+    if not opt.pairwise and report.pairwise:
+        omitted.append("the table of models that cannot be told apart")
+    elif ties < ties_all:
+        omitted.append(f"{count(ties_all - ties)} of the undecided pairs")
+    if not opt.answers and any(
+        i.answers is not None for c in report.gate.comparisons for i in c.worst_items
+    ):
+        omitted.append("what the items that dropped most answered")
+    if not opt.categories and cats > 1:
+        omitted.append("the means per category")
+    if not opt.plot and report.leaderboard:
+        omitted.append("the interval plot")
+    return omitted
+
+
 def build_view(
     report: Report,
     *,
@@ -359,19 +380,7 @@ def build_view(
         comps = []
     warns = report.warnings[: opt.max_warnings] if opt.warnings else []
 
-    omitted: list[str] = []
-    if not opt.pairwise and report.pairwise:
-        omitted.append("the table of models that cannot be told apart")
-    elif len(ties) < len(ties_all):
-        omitted.append(f"{count(len(ties_all) - len(ties))} of the undecided pairs")
-    if not opt.answers and any(
-        i.answers is not None for c in gate.comparisons for i in c.worst_items
-    ):
-        omitted.append("what the items that dropped most answered")
-    if not opt.categories and len(cats) > 1:
-        omitted.append("the means per category")
-    if not opt.plot and rows_all:
-        omitted.append("the interval plot")
+    omitted = _sections_omitted(report, opt, len(ties), len(ties_all), len(cats))
     if len(comps) < len(gate.comparisons):
         left = len(gate.comparisons) - len(comps)
         omitted.append(f"{count(left)} gate comparison{'s' * (left != 1)}")

@@ -66,9 +66,7 @@ def with_answers(gate: Gate, runs: Sequence[EvalRun]) -> Gate:
     comparisons = [
         c.model_copy(
             update={
-                "worst_items": [
-                    answered(c.candidate, c.baseline, i) for i in c.worst_items
-                ]
+                "worst_items": [answered(c.candidate, c.baseline, i) for i in c.worst_items]
             }
         )
         if c.worst_items

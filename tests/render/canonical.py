@@ -125,7 +125,9 @@ LONG_ANSWERS = [
         "Chicago, while another leaves Chicago at 4 pm at 75 miles per hour; when …",
         baseline="They meet at about 11:20 pm, roughly 480 miles from Boston.",
         candidate="::error::<b>**They never meet**</b> because "
-        + "https://example.com/" + "x" * 80 + " …",
+        + "https://example.com/"
+        + "x" * 80
+        + " …",
     ),
     ItemAnswers(
         input="Translate to French: the cat sleeps on the mat",

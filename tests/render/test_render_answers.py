@@ -50,7 +50,9 @@ def _inspect() -> Report:
 
 
 def _promptfoo() -> Report:
-    runs = _load([FIXTURES / "promptfoo" / "own-run-0.121.20" / "results.json"], "promptfoo")
+    runs = _load(
+        [FIXTURES / "promptfoo" / "own-run-0.121.20" / "results.json"], "promptfoo"
+    )
     return build_report(runs, baseline="local-table", resamples=200, show_outputs=True)
 
 
@@ -72,7 +74,12 @@ def _lm_eval() -> Report:
     )
 
 
-REAL = {"inspect": _inspect, "promptfoo": _promptfoo, "deepeval": _deepeval, "lm-eval": _lm_eval}
+REAL = {
+    "inspect": _inspect,
+    "promptfoo": _promptfoo,
+    "deepeval": _deepeval,
+    "lm-eval": _lm_eval,
+}
 
 
 def _shown_items(report: Report) -> list[ItemMove]:
@@ -116,7 +123,9 @@ def test_real_files__no_answers_unless_shown() -> None:
     assert "What is 1 + 1?" not in comment
 
 
-def _with_answers(report: Report, answers: list[ItemAnswers], candidates: int = 1) -> Report:
+def _with_answers(
+    report: Report, answers: list[ItemAnswers], candidates: int = 1
+) -> Report:
     """`report` whose first `candidates` gated comparisons (the regressed first) list
     one item per answer, each with those answers."""
     comps: list[GateComparison] = []
@@ -133,9 +142,10 @@ def _with_answers(report: Report, answers: list[ItemAnswers], candidates: int = 
                 )
                 for n, a in enumerate(answers)
             ]
-            c = c.model_copy(update={"worst_items": items})
+            comps.append(c.model_copy(update={"worst_items": items}))
             given += 1
-        comps.append(c)
+        else:
+            comps.append(c)
     return with_gate(report, report.gate.model_copy(update={"comparisons": comps}))
 
 
@@ -171,7 +181,9 @@ def test_hostile_answer__comment_and_summary_keep_their_structure(hostile: str) 
 
 
 def test_hostile_answer__markdown_html_and_commands_render_as_text() -> None:
-    said = "::error::<img src=x onerror=alert(1)> **bold** [x](https://evil.example) @octocat"
+    said = (
+        "::error::<img src=x onerror=alert(1)> **bold** [x](https://evil.example) @octocat"
+    )
     report = _with_answers(regressed_report(), [_hostile(said)])
     comment = render_comment(report, CTX)
     html = gfm(comment)

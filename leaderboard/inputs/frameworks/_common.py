@@ -78,7 +78,7 @@ def text_of(value: object, depth: int = _TEXT_DEPTH) -> str | None:
     if depth == 0:
         return None
     if isinstance(value, list):
-        for entry in value[:_TEXT_DEPTH * 4]:
+        for entry in value[: _TEXT_DEPTH * 4]:
             found = text_of(entry, depth - 1)
             if found:
                 return found

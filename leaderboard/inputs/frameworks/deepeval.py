@@ -309,9 +309,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (case {number})")
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
-        parsed.append(
-            (item, score, str(seen[item]), _others(case, metric), _texts(case))
-        )
+        parsed.append((item, score, str(seen[item]), _others(case, metric), _texts(case)))
     check_room(len(parsed), options.limit, shown)
     repeated = any(count > 0 for count in seen.values())
     runs = [

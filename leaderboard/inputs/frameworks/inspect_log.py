@@ -220,7 +220,7 @@ def _kept(key: str, value: object) -> object:
     return value if key == "value" else text_of(value)
 
 
-def _texts(sample: dict[str, Any], entry: object) -> dict[str, str | None]:
+def _texts(sample: dict[str, Any], entry: object) -> tuple[str | None, str | None]:
     """The sample's input and what the model answered, one short line each: the
     output's completion (older logs: its first choice's message), else the scorer's
     ``answer``, else its ``explanation`` (a log's summaries hold no output)."""
@@ -230,7 +230,7 @@ def _texts(sample: dict[str, Any], entry: object) -> dict[str, str | None]:
         answer = text_of(output.get("completion")) or text_of(output.get("choices"))
     if not answer and isinstance(entry, dict):
         answer = text_of(entry.get("answer")) or text_of(entry.get("explanation"))
-    return {"input": text_of(sample.get("input")), "output": answer}
+    return text_of(sample.get("input")), answer
 
 
 def _read_eval_archive(path: Path) -> tuple[Any, Any]:
@@ -385,6 +385,7 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     fix="score every sample with every scorer (`inspect score LOG`)",
                 )
             entry = scores[scorer]
+            said = _texts(sample, entry)
             value = entry.get("value") if isinstance(entry, dict) else None
             score = score_value(value)
             if score is None:
@@ -406,7 +407,8 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     item_id=item,
                     sample=epoch,
                     **_extras(sample, scores, others),
-                    **_texts(sample, entry),
+                    input=said[0],
+                    output=said[1],
                 )
             )
     _note_errored(errored, len(samples), runs, task=task, notes=notes, shown=shown)

@@ -27,13 +27,13 @@ from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import confined
 from leaderboard.inputs.frameworks._common import (
     any_text,
-    finite_number,
-    text_of,
     check_room,
+    finite_number,
     json_lines,
     load_json,
     read_head,
     short,
+    text_of,
 )
 from leaderboard.inputs.frameworks.lm_eval import (
     FIX_SAMPLES,
@@ -225,7 +225,11 @@ def _answer(resps: object, doc: object) -> str | None:
         return f"log-likelihood of the target {likelihoods[0]:.4g}"
     best = max(range(len(likelihoods)), key=lambda k: likelihoods[k] or 0.0)
     choices = doc.get("choices") if isinstance(doc, dict) else None
-    text = text_of(choices[best]) if isinstance(choices, list) and best < len(choices) else None
+    text = (
+        text_of(choices[best])
+        if isinstance(choices, list) and best < len(choices)
+        else None
+    )
     return answer_line(f"likeliest choice {best}" + ("" if text is None else f": {text}"))
 
 
