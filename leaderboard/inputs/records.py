@@ -116,9 +116,9 @@ class EvalRun:
             and self.latency is None
             and self.tokens is None
             and not self.metrics
-            and self.input is None
-            and self.output is None
         ):
+            if self.input is not None or self.output is not None:
+                self._validate_texts()
             return
         self._validate()
 
@@ -210,6 +210,9 @@ class EvalRun:
                 )
             object.__setattr__(self, name, float(value))
         self._validate_metrics()
+        self._validate_texts()
+
+    def _validate_texts(self) -> None:
         for name in TEXTS:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
@@ -339,12 +342,16 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     item_id: str | None,
     cluster: str | None,
     sample: int | None,
+    *,
+    input: str | None = None,
+    output: str | None = None,
 ) -> EvalRun:
     """An `EvalRun` from values a reader has already checked, without re-checking.
 
     For the JSON Lines reader's common path only (a million records load in
     seconds): the caller guarantees what `EvalRun.__post_init__` checks, and that
-    ``item_id`` and ``cluster`` are strings.
+    ``item_id`` and ``cluster`` are strings; ``input`` and ``output`` (strings or
+    None) are cut to one short line here (`answer_line`).
     """
     run = _new(EvalRun)
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 = _SETTERS
@@ -361,8 +368,8 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s10(run, None)
     s11(run, None)
     s12(run, ())
-    s13(run, None)
-    s14(run, None)
+    s13(run, None if input is None else answer_line(input))
+    s14(run, None if output is None else answer_line(output))
     return run
 
 
