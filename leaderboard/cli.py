@@ -435,6 +435,7 @@ def _report(args: argparse.Namespace) -> int:
         "metrics": args.metric or (),
         "task_weights": args.task_weights,
         "model_id": args.model_id,
+        "texts": args.show_outputs,  # inputs and answers kept only to be shown
     }
     runs, notes = load_runs_noting(args.files, **readers)
     baseline_runs = None

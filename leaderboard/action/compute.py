@@ -60,8 +60,9 @@ def report_and_runs(
     `event` and `api` too, the ``anchor`` input's run is read from the kept history
     (`leaderboard.action.anchor`) and every model is also gated against it.
     """
+    show_outputs = (event or Event()).shows_outputs(settings.show_outputs)
     with loader_lines(log):
-        runs, notes = read_runs(settings, settings.results)
+        runs, notes = read_runs(settings, settings.results, texts=show_outputs)
     found = (
         find_anchor(settings, event, api, log)
         if event is not None and api is not None and log is not None
@@ -84,7 +85,7 @@ def report_and_runs(
             second=second,
             gated=gated,
             anchor=anchor,
-            show_outputs=(event or Event()).shows_outputs(settings.show_outputs),
+            show_outputs=show_outputs,
         )
     except UsageError as exc:  # the statistics name a setting neutrally; this is the
         raise exc.naming(INPUT_NAMES) from None  # action's name for it

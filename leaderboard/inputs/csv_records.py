@@ -33,7 +33,7 @@ from leaderboard.inputs.reading import (
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun, kept_text
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _INTEGER = re.compile(r"\+?\d{1,18}")
@@ -165,7 +165,7 @@ def _row(
             cost=_number("cost", measures[0]) if measures[0].strip() else None,
             latency=_number("latency", measures[1]) if measures[1].strip() else None,
             tokens=_number("tokens", measures[2]) if measures[2].strip() else None,
-            texts=(texts[0] or None, texts[1] or None),
+            texts=(kept_text(texts[0] or None), kept_text(texts[1] or None)),
         )
     except FieldProblem as problem:
         raise problem.at(shown, line=line) from None

@@ -33,7 +33,7 @@ from leaderboard.inputs.reading import (
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, TEXTS, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, TEXTS, EvalRun, kept_text
 
 
 def _id(field: str, value: object, intern: Intern, *, integer_ok: bool) -> str:
@@ -74,7 +74,7 @@ def _texts(get: Any) -> tuple[str | None, str | None]:
                 f"must be a string, got {show(value)}",
                 f"write `{name}` as text (its first line is shown), or drop it",
             )
-        found.append(value)
+        found.append(kept_text(value))
     return found[0], found[1]
 
 

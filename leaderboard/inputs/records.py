@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 
@@ -310,6 +312,34 @@ def answer_line(value: str | None) -> str | None:
     return f"{line} …" if more and line else line
 
 
+# Whether the readers keep what they read of inputs and answers (`keeping_texts`).
+_KEEP_TEXTS = contextvars.ContextVar("keep_texts", default=False)
+
+
+@contextlib.contextmanager
+def keeping_texts(keep: bool = True) -> Iterator[None]:
+    """Within the block, the readers keep inputs and answers (`kept_text`); outside
+    it they keep none, so that texts no one shows cost no memory."""
+    token = _KEEP_TEXTS.set(keep)
+    try:
+        yield
+    finally:
+        _KEEP_TEXTS.reset(token)
+
+
+def kept_text(value: str | None) -> str | None:
+    """What a reader keeps of an input or answer it read: `answer_line` within
+    `keeping_texts`, else None."""
+    if value is None or not _KEEP_TEXTS.get():
+        return None
+    return answer_line(value)
+
+
+def keeps_texts() -> bool:
+    """Whether the readers keep inputs and answers now (`keeping_texts`)."""
+    return _KEEP_TEXTS.get()
+
+
 _SETTERS = tuple(
     EvalRun.__dict__[name].__set__
     for name in (
@@ -368,8 +398,8 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s10(run, None)
     s11(run, None)
     s12(run, ())
-    s13(run, None if input is None else answer_line(input))
-    s14(run, None if output is None else answer_line(output))
+    s13(run, kept_text(input))
+    s14(run, kept_text(output))
     return run
 
 

@@ -25,7 +25,7 @@ HOSTILE = "**bold** <img src=x onerror=alert(1)> [link](https://evil.example) @o
 def _load(paths: list[Path] | Path, fmt: str = "auto") -> list[EvalRun]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the readers' notes on default choices
-        return load_runs(paths, format=fmt)
+        return load_runs(paths, format=fmt, texts=True)
 
 
 def _by_item(runs: list[EvalRun]) -> dict[tuple[str, str], tuple[str | None, ...]]:
@@ -136,6 +136,33 @@ def test_records__near_misses_of_input_and_output_stay_other_fields(tmp_path: Pa
     path.write_text(json.dumps(record) + "\n")
     (run,) = _load(path)
     assert (run.input, run.output) == (None, None)
+
+
+@pytest.mark.parametrize("kind", ["json", "jsonl", "csv"])
+def test_records__no_text_is_kept_unless_asked(tmp_path: Path, kind: str) -> None:
+    runs = load_runs(_write(tmp_path, kind))
+    assert [(r.input, r.output) for r in runs] == [(None, None)] * 3
+
+
+@pytest.mark.parametrize(
+    ("fmt", "path"),
+    [
+        ("inspect", "inspect/log_formats.json"),
+        ("promptfoo", "promptfoo/own-run-0.121.20/results.json"),
+        ("deepeval", "deepeval/unhm-a/temp_test_run_data.json"),
+        (
+            "lm-eval",
+            "lm_eval/v0.4.5/dummy-a/dummy-a/samples_tiny_gen_2026-11-30T18-28-06.365647.jsonl",
+        ),
+    ],
+)
+def test_frameworks__no_text_is_kept_unless_asked(fmt: str, path: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        off = load_runs(FIXTURES / path, format=fmt)
+        on = load_runs(FIXTURES / path, format=fmt, texts=True)
+    assert all(r.input is None and r.output is None for r in off)
+    assert all(r.input is not None and r.output is not None for r in on)
 
 
 def test_records__a_megabyte_answer_keeps_one_short_line(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ SUMMARY_LINE = "What they answered (the first line of each, from the result file
 def _load(paths: list[Path], fmt: str) -> list[EvalRun]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load_runs(paths, format=fmt)
+        return load_runs(paths, format=fmt, texts=True)
 
 
 def _two_runs(fmt: str, base: list[Path], pr: list[Path]) -> Report:

@@ -19,7 +19,9 @@ DIFFER = Path(__file__).resolve().parents[1] / "fixtures" / "inspect" / "differ"
 def _logs(folder: str) -> list[EvalRun]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load_runs(sorted((DIFFER / folder).glob("*.eval")), format="inspect")
+        return load_runs(
+            sorted((DIFFER / folder).glob("*.eval")), format="inspect", texts=True
+        )
 
 
 def test_answers__only_when_asked() -> None:

@@ -22,6 +22,8 @@ from leaderboard.inputs.records import (
     EvalRun,
     answer_line,
     finite_number,
+    keeps_texts,
+    kept_text,
 )
 
 __all__ = ["MAX_INTEGER", "finite_number"]  # the one numeric check, for the readers
@@ -71,11 +73,12 @@ def text_of(value: object, depth: int = _TEXT_DEPTH) -> str | None:
     what a framework writes: a string, a list (its first entry with text: chat
     messages, a list of responses) or a message object (``content``, ``text``, or a
     choice's ``message``).
-    None when it holds no text; only the kept line outlives the call.
+    None when it holds no text, or when the readers keep no texts
+    (`records.keeping_texts`); only the kept line outlives the call.
     """
     if isinstance(value, str):
-        return answer_line(value)
-    if depth == 0:
+        return kept_text(value)
+    if depth == 0 or not keeps_texts():
         return None
     if isinstance(value, list):
         for entry in value[: _TEXT_DEPTH * 4]:
@@ -94,7 +97,7 @@ def text_of(value: object, depth: int = _TEXT_DEPTH) -> str | None:
 def vars_text(variables: object) -> str | None:
     """A test case's variables as one short line: the one variable's text, or
     ``name: text; name: text`` (each its own first line), as the file holds them."""
-    if not isinstance(variables, dict) or not variables:
+    if not isinstance(variables, dict) or not variables or not keeps_texts():
         return None
     texts = [(str(k), text_of(v)) for k, v in list(variables.items())[:16]]
     if len(texts) == 1:
@@ -106,7 +109,7 @@ def any_text(value: object) -> str | None:
     """`text_of` for a string or message; other JSON values (a structured answer)
     as their JSON text, one short line."""
     found = text_of(value)
-    if found is not None or value is None:
+    if found is not None or value is None or not keeps_texts():
         return found
     return answer_line(json.dumps(value, default=str)[:4096])
 

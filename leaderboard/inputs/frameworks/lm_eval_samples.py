@@ -44,7 +44,7 @@ from leaderboard.inputs.frameworks.lm_eval import (
     check_nonempty,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
-from leaderboard.inputs.records import EvalRun, answer_line
+from leaderboard.inputs.records import EvalRun, answer_line, keeps_texts
 
 
 def _results_beside(path: Path, date: str | None) -> Path | None:
@@ -198,6 +198,8 @@ def _texts(line: dict[str, Any]) -> tuple[str | None, str | None]:
     most likely one, with its text from ``doc.choices`` when there (with one
     response, a loglikelihood task: the target's log-likelihood).
     """
+    if not keeps_texts():
+        return None, None
     doc = line.get("doc")
     question = None
     if isinstance(doc, dict):
