@@ -17,6 +17,7 @@ import pytest
 from leaderboard.errors import InputError
 from leaderboard.inputs import EvalRun, load_runs
 from leaderboard.inputs.records import MAX_ANSWER, answer_line
+from tests.inputs.record_files import write_records
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HOSTILE = "**bold** <img src=x onerror=alert(1)> [link](https://evil.example) @octocat"
@@ -88,20 +89,8 @@ RECORDS = [
 
 
 def _write(tmp_path: Path, kind: str) -> Path:
-    path = tmp_path / f"runs.{kind}"
-    if kind == "json":
-        path.write_text(json.dumps(RECORDS))
-    elif kind == "jsonl":
-        path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
-    else:
-        import csv  # noqa: PLC0415
-
-        with path.open("w", newline="") as fh:
-            fields = ["model_id", "task_id", "item_id", "score", "input", "output"]
-            writer = csv.DictWriter(fh, fields)
-            writer.writeheader()
-            writer.writerows(RECORDS)
-    return path
+    fields = ["model_id", "task_id", "item_id", "score", "input", "output"]
+    return write_records(tmp_path, kind, RECORDS, fields)
 
 
 @pytest.mark.parametrize("kind", ["json", "jsonl", "csv"])
