@@ -213,6 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also gate each category's mean, not only the overall mean",
     )
+    gate.add_argument(
+        "--show-outputs",
+        action="store_true",
+        help="beside each item that dropped most, show its input and what the baseline "
+        "and the candidate answered (the first line of each, from the result files); "
+        "off by default: benchmark answers posted publicly leak into training data",
+    )
     stats = report.add_argument_group("statistics")
     stats.add_argument(
         "--confidence",
@@ -403,6 +410,7 @@ def _report(args: argparse.Namespace) -> int:
         "metrics": args.metric or (),
         "task_weights": args.task_weights,
         "model_id": args.model_id,
+        "texts": args.show_outputs,  # inputs and answers kept only to be shown
     }
     runs, notes = load_runs_noting(args.files, **readers)
     baseline_runs = None
@@ -437,6 +445,7 @@ def _report(args: argparse.Namespace) -> int:
                 baseline=baseline,
                 candidates=tuple(candidates) or None,
                 gate_categories=args.gate_categories,
+                show_outputs=args.show_outputs,
                 guardrails=tuple(guardrails),
                 anchor=anchor,
                 **numbers,

@@ -130,6 +130,16 @@ class Flips(_Model):
     )
 
 
+class ItemAnswers(_Model):
+    """An item's input and what each side answered, as the result files hold them:
+    each text its first line, at most 160 characters (a cut ends with ``…``);
+    null where the files hold none."""
+
+    input: str | None = Field(default=None, description="the item's input")
+    baseline: str | None = Field(default=None, description="the baseline's answer")
+    candidate: str | None = Field(default=None, description="the candidate's answer")
+
+
 class ItemMove(_Model):
     """One item's scores in both runs, for the items that dropped most."""
 
@@ -139,6 +149,12 @@ class ItemMove(_Model):
     candidate_score: float = Field(description="the candidate's mean over its samples")
     baseline_samples: int = 1
     candidate_samples: int = 1
+    answers: ItemAnswers | None = Field(
+        default=None,
+        description="only when outputs are shown (`show-outputs`, --show-outputs) and "
+        "the result files hold any: the item's input and both answers (with several "
+        "samples, the first sample's)",
+    )
 
 
 class ScopeDiff(_Model):
@@ -632,6 +648,11 @@ class ReportSettings(_Model):
         default_factory=dict,
         description="guarded measure -> tolerance: a relative increase for cost, "
         "latency and tokens (0.1 = +10%), an absolute drop for a metric (0.02)",
+    )
+    show_outputs: bool = Field(
+        default=False,
+        description="whether the items that dropped most carry what was answered "
+        "(`worst_items[].answers`); false: the report holds no input or answer",
     )
 
 

@@ -134,6 +134,7 @@ SUMMARIES: dict[str, str] = {
     "anchor": "A kept run (a release) every model is also gated against.",
     "anchor-margin": "Total drop allowed since the `anchor` run.",
     "max-drop": "The drop a pass must rule out (default 0.05 on the 0-1 scale).",
+    "show-outputs": "Show what dropped items answered: auto (private repos only).",
 }
 
 

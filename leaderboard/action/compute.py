@@ -60,8 +60,9 @@ def report_and_runs(
     `event` and `api` too, the ``anchor`` input's run is read from the kept history
     (`leaderboard.action.history.anchor`) and every model is also gated against it.
     """
+    show_outputs = (event or Event()).shows_outputs(settings.show_outputs)
     with loader_lines(log):
-        runs, notes = read_runs(settings, settings.results)
+        runs, notes = read_runs(settings, settings.results, texts=show_outputs)
     found = (
         find_anchor(settings, event, api, log)
         if event is not None and api is not None and log is not None
@@ -77,7 +78,15 @@ def report_and_runs(
     # no kept run could be read.
     gated = settings.baseline is not None or second
     try:
-        report = _build(settings, runs, choice, second=second, gated=gated, anchor=anchor)
+        report = _build(
+            settings,
+            runs,
+            choice,
+            second=second,
+            gated=gated,
+            anchor=anchor,
+            show_outputs=show_outputs,
+        )
     except UsageError as exc:  # the statistics name a setting neutrally; this is the
         raise exc.naming(INPUT_NAMES) from None  # action's name for it
     missing = [found.note] if found is not None and found.note else []
@@ -94,6 +103,7 @@ def _build(
     second: bool,
     gated: bool,
     anchor: AnchorRun | None,
+    show_outputs: bool = False,
 ) -> Report:
     baseline: Baseline = None
     if choice is not None and second and choice.runs is not None:
@@ -116,6 +126,7 @@ def _build(
             gate_categories=settings.gate_categories,
             guardrails=settings.guardrails,
             anchor=anchor,
+            show_outputs=show_outputs,
         )
     )
 

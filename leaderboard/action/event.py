@@ -45,6 +45,9 @@ class Event:
         A ``workflow_run``'s head commit.
     run_pulls : tuple of int
         The pull requests a ``workflow_run`` lists (a fork's lists none).
+    private : bool or None
+        Whether the repository is private (``repository.private``; an internal
+        repository is private too); None when the payload does not say.
     """
 
     pr_number: int | None = None
@@ -58,6 +61,7 @@ class Event:
     after: str | None = None
     run_head_sha: str | None = None
     run_pulls: tuple[int, ...] = ()
+    private: bool | None = None
 
     def push_to_default(self, event_name: str | None) -> str | None:
         """The default branch's name when this is a push to it, else None."""
@@ -65,6 +69,14 @@ class Event:
         if event_name != "push" or default is None or self.ref != f"refs/heads/{default}":
             return None
         return default
+
+    def shows_outputs(self, choice: str) -> bool:
+        """Whether answers are shown for the ``show-outputs`` input's `choice`:
+        ``true``/``false`` as given; ``auto`` only on a repository the event says
+        is private (a payload that does not say counts as public)."""
+        if choice == "auto":
+            return self.private is True
+        return choice == "true"
 
     def from_fork(self, repository: str | None) -> bool:
         """Whether the pull request's head lives in another repository (a fork)."""
@@ -91,6 +103,7 @@ def parse_event(data: Mapping[str, Any]) -> Event:
         after=_str(data.get("after")),
         run_head_sha=_str(run.get("head_sha")),
         run_pulls=tuple(n for n in pulls if n is not None),
+        private=_bool(_dict(data.get("repository")).get("private")),
     )
 
 
@@ -192,6 +205,10 @@ def _list(value: object) -> list[Any]:
 
 def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _bool(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
 
 
 def _str(value: object) -> str | None:

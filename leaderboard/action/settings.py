@@ -71,6 +71,20 @@ def parse_bool(name: str, raw: str) -> bool:
     raise UsageError(f"{name}: must be true or false, got {raw!r}")
 
 
+#: What ``show-outputs`` takes: ``auto`` (shown on a private repository only).
+SHOW_OUTPUTS = ("auto", "true", "false")
+
+
+def parse_show_outputs(name: str, raw: str) -> str:
+    """Parse ``show-outputs``: ``auto``, or true/false as `parse_bool` reads them."""
+    if raw.lower() == "auto":
+        return "auto"
+    try:
+        return "true" if parse_bool(name, raw) else "false"
+    except UsageError:
+        raise UsageError(f"{name}: must be auto, true or false, got {raw!r}") from None
+
+
 def parse_int(name: str, raw: str, *, minimum: int, maximum: float = math.inf) -> int:
     """Parse an integer input within ``[minimum, maximum]`` (worded as `Limit` words it)."""
     return Limit(minimum, maximum).read_int(name, raw)
@@ -315,6 +329,7 @@ INPUTS: tuple[Input, ...] = (
     Input("anchor", "", parse_anchor),
     Input("anchor-margin", "0", parse_anchor_margin),
     Input("max-drop", "0.05", parse_max_drop),
+    Input("show-outputs", "auto", parse_show_outputs),
 )
 
 
@@ -358,6 +373,7 @@ class Settings:
     anchor: str | None = None  # a commit or tag whose run on history-branch is the anchor
     anchor_margin: float = 0.0
     max_drop: float = 0.05  # a pass rules out a drop this large (CONTRACT.md 13)
+    show_outputs: str = "auto"  # SHOW_OUTPUTS: auto shows them on a private repository
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"

@@ -35,7 +35,7 @@ from leaderboard.inputs.reading import (
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun, kept_text
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,4})?")
 _INTEGER = re.compile(r"\+?\d{1,18}")
@@ -144,6 +144,7 @@ def _row(
     row.append("")  # the cell every absent field points at (index -1)
     model, task, score, metric, category, weight, item, cluster, sample, *rest = at(row)
     measures, error_cell = rest[: len(MEASURES)], rest[len(MEASURES)]
+    texts = rest[len(MEASURES) + 1 :]
     try:
         error = error_text(error_cell)
         check_scored_or_errored(score, error, absent=score.strip() == "", empty="is empty")
@@ -168,6 +169,7 @@ def _row(
             latency=_number("latency", measures[1]) if measures[1].strip() else None,
             tokens=_number("tokens", measures[2]) if measures[2].strip() else None,
             error=error,
+            texts=(kept_text(texts[0] or None), kept_text(texts[1] or None)),
         )
     except FieldProblem as problem:
         raise problem.at(shown, line=line) from None

@@ -35,7 +35,7 @@ from leaderboard.inputs.reading import (
     relocate,
     show,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, MEASURES, TEXTS, EvalRun, kept_text
 
 
 def _id(field: str, value: object, intern: Intern, *, integer_ok: bool) -> str:
@@ -63,6 +63,21 @@ def _json_number(field: str, value: object) -> float | int | bool:
         return value
     hint = "write the number without quotes" if isinstance(value, str) else "write a number"
     raise FieldProblem(field, f"must be a number, got {show(value)}", hint)
+
+
+def _texts(get: Any) -> tuple[str | None, str | None]:
+    """The record's `input` and `output`: a string each, or absent."""
+    found: list[str | None] = []
+    for name in TEXTS:
+        value = get(name)
+        if value is not None and type(value) is not str:
+            raise FieldProblem(
+                name,
+                f"must be a string, got {show(value)}",
+                f"write `{name}` as text (its first line is shown), or drop it",
+            )
+        found.append(kept_text(value))
+    return found[0], found[1]
 
 
 def run_from_object(
@@ -141,6 +156,7 @@ def run_from_object(
         tokens=measures[2],
         metrics=tuple(metrics.items()) if metrics else (),
         error=error,
+        texts=_texts(get),
     )
 
 

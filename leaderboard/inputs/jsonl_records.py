@@ -37,11 +37,11 @@ from leaderboard.inputs.reading import (
     printable,
     relocate,
 )
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, checked_run
+from leaderboard.inputs.records import DEFAULT_CATEGORY, TEXTS, EvalRun, checked_run
 
 _BLOCK = 2**20  # bytes split at a time: ~3 MB held while a block is read
 _MAX_PLANS = 4096  # key sets remembered; a file with more reads the rest slowly
-_FIELD_SET = frozenset(CORE_FIELDS)  # measures take the full reader
+_FIELD_SET = frozenset((*CORE_FIELDS, *TEXTS))  # measures take the full reader
 # The C scanner of a hook-free decoder: one JSON value from an index, no Python layer.
 _scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
@@ -169,10 +169,11 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path, many ex
         ):
             return None
         where = {key: index for index, key in enumerate(keys)}
-        pick = plans[keys] = itemgetter(*(where.get(f, -1) for f in CORE_FIELDS))
+        picked = (*CORE_FIELDS, *TEXTS)
+        pick = plans[keys] = itemgetter(*(where.get(f, -1) for f in picked))
     # The values in the order of FIELDS; an absent field picks the None appended.
-    model, task, score, metric, category, weight, item, cluster, sample = pick(
-        (*obj.values(), None)
+    model, task, score, metric, category, weight, item, cluster, sample, said, answer = (
+        pick((*obj.values(), None))
     )
     if type(model) is not str or type(task) is not str:
         return None
@@ -220,6 +221,11 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path, many ex
             return None
         strings += 1
         metric = intern(metric)
+    for text in (said, answer):  # the item's input and answer: any string
+        if text is not None:
+            if type(text) is not str:
+                return None
+            strings += 1
     if raw.count(b'"') != 2 * (len(keys) + strings) or not (
         model and task and model.isprintable() and task.isprintable()
     ):
@@ -234,6 +240,8 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path, many ex
         item,
         cluster,
         sample,
+        input=said,
+        output=answer,
     )
 
 

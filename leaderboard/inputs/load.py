@@ -23,7 +23,7 @@ from leaderboard.inputs.frameworks import (
     ReadOptions,
 )
 from leaderboard.inputs.frameworks.metrics import check_model_id
-from leaderboard.inputs.records import EvalRun, canonical_sort, merge_metrics
+from leaderboard.inputs.records import EvalRun, canonical_sort, keeping_texts, merge_metrics
 from leaderboard.inputs.shown_paths import relative, relative_error
 from leaderboard.inputs.sources import check_runs, collect
 
@@ -39,6 +39,7 @@ def load_runs(
     metrics: Iterable[str] = (),
     task_weights: str = "equal",
     model_id: str | None = None,
+    texts: bool = False,
 ) -> list[EvalRun]:
     """Load, validate and combine eval-runner artifacts.
 
@@ -71,6 +72,10 @@ def load_runs(
         used where a reader would fall back to its documented default id (deepeval
         without a model hyperparameter, an SWE-bench report without a model in its
         name). An id a file names is kept. Default: those documented ids.
+    texts : bool
+        Keep each item's input and answer where the files hold them (`EvalRun.input`,
+        `EvalRun.output`, one short line each), for a report with ``show_outputs``.
+        Off (the default), the readers keep none: texts no one shows cost no memory.
 
     Returns
     -------
@@ -98,7 +103,7 @@ def load_runs(
     wanted = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     model = check_model_id("--model-id", model_id) if model_id is not None else None
     options = ReadOptions(metrics=wanted, task_weights=task_weights, model_id=model)
-    with _no_cyclic_gc():
+    with _no_cyclic_gc(), keeping_texts(texts):
         try:
             runs, sources = collect(paths, format, options, root=root)
             if task_weights == "items":
@@ -151,6 +156,7 @@ def load_runs_noting(
     metrics: Iterable[str] = (),
     task_weights: str = "equal",
     model_id: str | None = None,
+    texts: bool = False,
 ) -> tuple[list[EvalRun], list[str]]:
     """`load_runs`, with what the framework readers changed returned as sentences.
 
@@ -170,6 +176,7 @@ def load_runs_noting(
             metrics=metrics,
             task_weights=task_weights,
             model_id=model_id,
+            texts=texts,
         )
     notes: list[str] = []
     choices: dict[str, list[str]] = {}

@@ -22,7 +22,13 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
-from leaderboard.inputs.records import MEASURES, EvalRun, bad_character, error_message
+from leaderboard.inputs.records import (
+    MEASURES,
+    TEXTS,
+    EvalRun,
+    bad_character,
+    error_message,
+)
 
 #: The formats the `format` input (``--format``) takes that read a framework's own
 #: files (the readers are in ``leaderboard.inputs.frameworks``).
@@ -82,9 +88,13 @@ CORE_FIELDS = (
 )
 #: Every contract field: the core ones, the optional measures (section 8), then
 #: ``error`` (section 13: with ``"score": null``, an errored unit, attempted and not
-#: scored).
-FIELDS = (*CORE_FIELDS, *MEASURES, "error")
+#: scored), then the optional text (the item's input, the model's answer:
+#: docs/records.md).
+FIELDS = (*CORE_FIELDS, *MEASURES, "error", *TEXTS)
 REQUIRED = ("model_id", "task_id", "score")
+# The fields a near-miss key is refused for: not the optional text, whose near
+# misses (`inputs`, `outputs`) records already carry as fields of their own.
+_SUGGESTED = (*CORE_FIELDS, *MEASURES, "error")
 RECORD_KINDS = ("json", "jsonl", "csv")
 EXTENSIONS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
 # Names runners use for a required field; only suggested when the field is missing.
@@ -537,13 +547,13 @@ def error_text(value: object) -> str | None:
 def suggest(key: str) -> str | None:
     """The contract field `key` is probably a misspelling of, if any."""
     norm = key.strip().lower().replace("-", "_").replace(" ", "_")
-    if norm in FIELDS:
+    if norm in _SUGGESTED:
         return norm
     squashed = norm.replace("_", "")
-    for field in FIELDS:
+    for field in _SUGGESTED:
         if field.replace("_", "") == squashed:
             return field
-    close = difflib.get_close_matches(norm, FIELDS, n=1, cutoff=0.8)
+    close = difflib.get_close_matches(norm, _SUGGESTED, n=1, cutoff=0.8)
     return close[0] if close else None
 
 
@@ -590,6 +600,7 @@ def _make_run(
     tokens: float | None = None,
     metrics: tuple[tuple[str, float], ...] = (),
     error: str | None = None,
+    texts: tuple[str | None, str | None] = (None, None),
 ) -> EvalRun:
     if item is None and (cluster is not None or sample is not None):
         field = "cluster" if cluster is not None else "sample"
@@ -619,4 +630,5 @@ def _make_run(
         tokens,
         metrics,
         error,
+        *texts,
     )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 
@@ -78,6 +80,11 @@ class EvalRun:
     unit*: attempted and not scored (CONTRACT.md section 13). Its ``score`` is NaN
     (given as None or NaN); the statistics count it in the ``completion``
     comparison only, never as a score.
+
+    ``input`` and ``output`` are optional text: the item's input (its first line) and
+    what the model answered, each kept as one short line (`answer_line`) however long
+    the file's text is, and shown beside the items that dropped most when the shell
+    shows outputs.
     """
 
     model_id: str
@@ -94,6 +101,8 @@ class EvalRun:
     tokens: float | None = None
     metrics: tuple[tuple[str, float], ...] = ()
     error: str | None = None
+    input: str | None = None
+    output: str | None = None
 
     def __post_init__(self) -> None:
         score, weight, item, cluster = self.score, self.weight, self.item_id, self.cluster
@@ -117,6 +126,8 @@ class EvalRun:
             and not self.metrics
             and self.error is None
         ):
+            if self.input is not None or self.output is not None:
+                self._validate_texts()
             return
         self._validate()
 
@@ -210,6 +221,18 @@ class EvalRun:
                 )
             object.__setattr__(self, name, float(value))
         self._validate_metrics()
+        self._validate_texts()
+
+    def _validate_texts(self) -> None:
+        for name in TEXTS:
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise InputError(
+                    f"must be a string, got {_short(value)}",
+                    field=name,
+                    fix=f"write `{name}` as text, or drop the field",
+                )
+            object.__setattr__(self, name, answer_line(value))
 
     def _validate_error(self) -> None:
         error, score = self.error, self.score
@@ -290,6 +313,71 @@ MEASURE_UNITS = {
 }
 
 
+#: The optional text a record may carry: the item's input and the model's answer.
+TEXTS = ("input", "output")
+#: Characters kept of one input or answer: its first line, cut (`answer_line`).
+MAX_ANSWER = 160
+# Characters of a text looked at for its first line: what is kept never grows with it.
+_SCAN = 4 * MAX_ANSWER
+# Control, format (bidi), private-use, surrogate and separator characters: shown as a
+# space, so that no text read from a file breaks a line or reorders one.
+_HIDDEN = frozenset(("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"))
+
+
+def answer_line(value: str | None) -> str | None:
+    """`value` as one short line: its first non-blank line, at most `MAX_ANSWER`
+    characters, invisible and control characters made spaces, runs of spaces one;
+    ``…`` marks text left out (a cut line, or lines after it). Idempotent; None stays
+    None, and an empty answer stays empty (the model answered nothing).
+
+    Only the first few hundred characters are looked at, so the kept text is bounded
+    whatever the file holds.
+    """
+    if value is None:
+        return None
+    head = value[:_SCAN]
+    more = len(value) > _SCAN
+    lines = head.lstrip().splitlines()
+    first = lines[0] if lines else ""
+    more = more or len(lines) > 1
+    if not first.isprintable():
+        first = "".join(" " if unicodedata.category(c) in _HIDDEN else c for c in first)
+    line = " ".join(first.split())
+    if line.endswith("…") and len(line) == MAX_ANSWER:
+        return line  # already cut
+    if len(line) > MAX_ANSWER - 1 or (more and len(line) > MAX_ANSWER - 2):
+        return line[: MAX_ANSWER - 1].rstrip() + "…"
+    return f"{line} …" if more and line else line
+
+
+# Whether the readers keep what they read of inputs and answers (`keeping_texts`).
+_KEEP_TEXTS = contextvars.ContextVar("keep_texts", default=False)
+
+
+@contextlib.contextmanager
+def keeping_texts(keep: bool = True) -> Iterator[None]:
+    """Within the block, the readers keep inputs and answers (`kept_text`); outside
+    it they keep none, so that texts no one shows cost no memory."""
+    token = _KEEP_TEXTS.set(keep)
+    try:
+        yield
+    finally:
+        _KEEP_TEXTS.reset(token)
+
+
+def kept_text(value: str | None) -> str | None:
+    """What a reader keeps of an input or answer it read: `answer_line` within
+    `keeping_texts`, else None."""
+    if value is None or not _KEEP_TEXTS.get():
+        return None
+    return answer_line(value)
+
+
+def keeps_texts() -> bool:
+    """Whether the readers keep inputs and answers now (`keeping_texts`)."""
+    return _KEEP_TEXTS.get()
+
+
 _SETTERS = tuple(
     EvalRun.__dict__[name].__set__
     for name in (
@@ -307,6 +395,8 @@ _SETTERS = tuple(
         "tokens",
         "metrics",
         "error",
+        "input",
+        "output",
     )
 )
 
@@ -321,15 +411,19 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     item_id: str | None,
     cluster: str | None,
     sample: int | None,
+    *,
+    input: str | None = None,
+    output: str | None = None,
 ) -> EvalRun:
     """An `EvalRun` from values a reader has already checked, without re-checking.
 
     For the JSON Lines reader's common path only (a million records load in
     seconds): the caller guarantees what `EvalRun.__post_init__` checks, and that
-    ``item_id`` and ``cluster`` are strings.
+    ``item_id`` and ``cluster`` are strings; ``input`` and ``output`` (strings or
+    None) are cut to one short line here (`answer_line`).
     """
     run = _new(EvalRun)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = _SETTERS
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = _SETTERS
     s0(run, model_id)
     s1(run, task_id)
     s2(run, score)
@@ -344,6 +438,8 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s11(run, None)
     s12(run, ())
     s13(run, None)
+    s14(run, kept_text(input))
+    s15(run, kept_text(output))
     return run
 
 

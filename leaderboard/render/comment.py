@@ -10,7 +10,8 @@ view model (`leaderboard.render.view.View`) as ``view``, and cannot include othe
 Size limits: GitHub rejects a comment over 65,536 characters and a step summary over
 1 MiB. Long parts are folded in ``<details>`` (the plot above 25 models); when the text
 is still too long, `render_comment` and `render_summary` drop whole sections in this
-order until it fits: pairwise ties beyond 50, all pairwise ties, categories, the plot,
+order until it fits: pairwise ties beyond 50, the answers beside the items that
+dropped most, all pairwise ties, categories, the plot,
 gate rows that did not regress, all gate rows, then leaderboard rows beyond the best N
 (the baseline's and regressed candidates' rows stay). The text says what was left out
 and where the full report is; the verdict line always stays. Templates see the
@@ -201,14 +202,17 @@ def _renderer(template: pathlib.Path | None) -> Callable[[View], str]:
 
 def _shrink_steps(opt: Options) -> list[Options]:
     """Ever smaller variants of `opt`, in the order sections are given up."""
+    ties = replace(opt, max_ties=min(opt.max_ties, 50))
+    lean = replace(ties, answers=False)  # what the items that dropped most answered
     return [
         opt,
-        replace(opt, max_ties=min(opt.max_ties, 50)),
-        replace(opt, pairwise=False),
-        replace(opt, pairwise=False, categories=False),
-        replace(opt, pairwise=False, categories=False, plot=False),
-        replace(opt, pairwise=False, categories=False, plot=False, gate_rows="regressed"),
-        replace(opt, pairwise=False, categories=False, plot=False, gate_rows="none"),
+        ties,
+        lean,
+        replace(lean, pairwise=False),
+        replace(lean, pairwise=False, categories=False),
+        replace(lean, pairwise=False, categories=False, plot=False),
+        replace(lean, pairwise=False, categories=False, plot=False, gate_rows="regressed"),
+        replace(lean, pairwise=False, categories=False, plot=False, gate_rows="none"),
     ]
 
 

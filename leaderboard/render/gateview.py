@@ -74,6 +74,24 @@ class WhereView:
     rows: list[WhereRowView]
     flips: str | None
     items: list[str] = field(default_factory=list)  # escaped markdown, one an item
+    answers: list[AnswerView] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """What one item of "dropped most" was asked and answered, each escaped markdown
+    on one line (``NOT_HELD`` where the result files hold no text)."""
+
+    item: str
+    input: str
+    baseline: str
+    candidate: str
+
+
+#: What an answer reads when the result files hold none for it.
+NOT_HELD = "(not in the result files)"
+#: What an empty answer reads.
+EMPTY = "(empty)"
 
 
 def _label(c: GateComparison, scoped: bool) -> str:
@@ -261,6 +279,26 @@ def item_lines(items: list[ItemMove], limit: int = WHERE_ITEMS) -> list[str]:
     return out
 
 
+def _answer_text(text: str | None) -> str:
+    if text is None:
+        return NOT_HELD
+    return md_text(text) if text else EMPTY
+
+
+def answer_views(items: list[ItemMove], limit: int = WHERE_ITEMS) -> list[AnswerView]:
+    """The input and both answers of each item `item_lines` shows that has any."""
+    return [
+        AnswerView(
+            item=esc_id(truncate(it.item_id, 80)),
+            input=_answer_text(it.answers.input),
+            baseline=_answer_text(it.answers.baseline),
+            candidate=_answer_text(it.answers.candidate),
+        )
+        for it in items[:limit]
+        if it.answers is not None
+    ]
+
+
 def _one_row_per_place(scopes: list[ScopeDiff]) -> list[ScopeDiff]:
     """Leave out a category's row when it is one task, whose own row says the same.
 
@@ -286,8 +324,12 @@ def _one_row_per_place(scopes: list[ScopeDiff]) -> list[ScopeDiff]:
     return out
 
 
-def where_views(comps: list[GateComparison], confidence: float) -> list[WhereView]:
-    """Per-category moves of the overall comparisons, regressed and lowest first."""
+def where_views(
+    comps: list[GateComparison], confidence: float, *, answers: bool = True
+) -> list[WhereView]:
+    """Per-category moves of the overall comparisons, regressed and lowest first;
+    with `answers`, what the items that dropped most answered (when the report
+    holds it)."""
     overall = [
         c
         for c in comps
@@ -336,6 +378,7 @@ def where_views(comps: list[GateComparison], confidence: float) -> list[WhereVie
                 ],
                 flips=flips_text(c.flips, c.confidence),
                 items=item_lines(c.worst_items),
+                answers=answer_views(c.worst_items) if answers else [],
             )
         )
     return out

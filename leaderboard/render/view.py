@@ -62,6 +62,7 @@ class Options:
     top: int | None = None  # show only the best `top` leaderboard rows
     warnings: bool = True
     max_ties: int = 200
+    answers: bool = True  # what the items that dropped most answered
     max_warnings: int = 10
     warning_chars: int = 500
 
@@ -295,6 +296,27 @@ def _n(n: int, what: str) -> str:
     return f"{count(n)} {what}{'s' * (n != 1)}"
 
 
+def _sections_omitted(
+    report: Report, opt: Options, ties: int, ties_all: int, cats: int
+) -> list[str]:
+    """What `opt` leaves out of the sections `report` has: the undecided pairs, the
+    answers, the means per category, the interval plot."""
+    omitted: list[str] = []
+    if not opt.pairwise and report.pairwise:
+        omitted.append("the table of models that cannot be told apart")
+    elif ties < ties_all:
+        omitted.append(f"{count(ties_all - ties)} of the undecided pairs")
+    if not opt.answers and any(
+        i.answers is not None for c in report.gate.comparisons for i in c.worst_items
+    ):
+        omitted.append("what the items that dropped most answered")
+    if not opt.categories and cats > 1:
+        omitted.append("the means per category")
+    if not opt.plot and report.leaderboard:
+        omitted.append("the interval plot")
+    return omitted
+
+
 def build_view(
     report: Report,
     *,
@@ -358,15 +380,7 @@ def build_view(
         comps = []
     warns = report.warnings[: opt.max_warnings] if opt.warnings else []
 
-    omitted: list[str] = []
-    if not opt.pairwise and report.pairwise:
-        omitted.append("the table of models that cannot be told apart")
-    elif len(ties) < len(ties_all):
-        omitted.append(f"{count(len(ties_all) - len(ties))} of the undecided pairs")
-    if not opt.categories and len(cats) > 1:
-        omitted.append("the means per category")
-    if not opt.plot and rows_all:
-        omitted.append("the interval plot")
+    omitted = _sections_omitted(report, opt, len(ties), len(ties_all), len(cats))
     if len(comps) < len(gate.comparisons):
         left = len(gate.comparisons) - len(comps)
         omitted.append(f"{count(left)} gate comparison{'s' * (left != 1)}")
@@ -440,7 +454,12 @@ def build_view(
         full_report=_full_report(opt.target, summary, run),
         footer=md_text(report.generator),
         data_line=data_line,
-        shown={"pairwise": opt.pairwise, "categories": opt.categories, "plot": opt.plot},
+        shown={
+            "pairwise": opt.pairwise,
+            "categories": opt.categories,
+            "plot": opt.plot,
+            "answers": opt.answers,
+        },
         gate_status=gate.status,
         guardrails=guardrails,
         gate_line=gate_line(gate, report.settings.confidence) if gate.comparisons else "",
@@ -452,7 +471,9 @@ def build_view(
         gate_baseline_html=html_text(truncate(gate.baseline, 80))
         if gate.baseline is not None
         else None,
-        where=where_views(comps, report.settings.confidence) if opt.categories else [],
+        where=where_views(comps, report.settings.confidence, answers=opt.answers)
+        if opt.categories
+        else [],
         show_tasks=any(not r.complete for r in row_views + extra_views),
         docs_url=safe_url(docs_url),
     )

@@ -31,6 +31,7 @@ from leaderboard.report import (
     ReportSettings,
 )
 from leaderboard.stats.anchor import ANCHOR_LABEL, Anchor, join_anchor
+from leaderboard.stats.answers import with_answers
 from leaderboard.stats.bootstrap import (
     Replicates,
     intervals_at,
@@ -206,6 +207,7 @@ def build_report(
     anchor_label: str = ANCHOR_LABEL,
     baseline_map: Mapping[str, str] | None = None,
     max_drop: float = DEFAULT_MAX_DROP,
+    show_outputs: bool = False,
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
@@ -265,6 +267,9 @@ def build_report(
         ``{NEW: OLD}``: model NEW of `runs` is gated against model OLD of
         `baseline_runs` (a renamed model). Without it, when each run holds exactly one
         model id and they differ, those two are paired.
+    show_outputs : bool
+        Give each item that dropped most (`worst_items`) the input and the answers its
+        records carry (``answers``); off (the default), the report holds none.
 
     Returns
     -------
@@ -299,6 +304,7 @@ def build_report(
             anchor_margin=anchor_margin,
             anchor_label=anchor_label,
             baseline_map=baseline_map,
+            show_outputs=show_outputs,
         )
     )
 
@@ -464,6 +470,8 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         margin=margin,
         max_drop=max_drop,
     )
+    if req.show_outputs:
+        gate = with_answers(gate, runs)
     gate = with_completion(
         with_guardrails(gate, guard),
         _completion(runs, errored, base_errored, pairs, two, baseline_run, req, d),
@@ -485,6 +493,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
             candidates=gated,
             gate_categories=gate_categories,
             guardrails={g.name: g.tolerance for g in guards},
+            show_outputs=req.show_outputs,
         ),
         data=DataSummary(
             records=d.records,

@@ -249,6 +249,9 @@ class Request:
         Measures gated beside the score (checked: no name twice).
     anchor : AnchorRun or None
         The anchor run, one more member of the gate's family per model.
+    show_outputs : bool
+        Give the items that dropped most the input and answers their records carry
+        (`leaderboard.stats.answers`); off, the report holds no answers.
 
     Raises
     ------
@@ -267,6 +270,7 @@ class Request:
     gate_categories: bool = False
     guardrails: tuple[Guardrail, ...] = field(default=())
     anchor: AnchorRun | None = None
+    show_outputs: bool = False
 
     def __post_init__(self) -> None:
         check_settings(self.confidence, self.resamples, self.seed, self.margin)
@@ -300,6 +304,7 @@ def request(
     anchor_margin: float = 0.0,
     anchor_label: str = ANCHOR_LABEL,
     baseline_map: Mapping[str, str] | None = None,
+    show_outputs: bool = False,
 ) -> Request:
     """The `Request` of `build_report`'s keywords (the same names and meaning).
 
@@ -352,4 +357,5 @@ def request(
         anchor=None
         if anchor_runs is None
         else AnchorRun(tuple(anchor_runs), anchor_margin, anchor_label),
+        show_outputs=bool(show_outputs),
     )

@@ -337,3 +337,20 @@ def test_a_broken_template_falls_back_and_keeps_the_gates_exit_status(
     good.write_text("status: {{ view.gate_status }}\n", encoding="utf-8")
     code, out, _, _ = _run(capsys, tmp_path, "renamed", "main", "--template", str(good))
     assert (code, out) == (0, "status: undetermined\n")
+
+
+def test_show_outputs__the_answers_beside_the_items_only_when_asked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _, report = _run(capsys, tmp_path, "renamed")
+    assert "What is 1 + 1?" not in out
+    assert report["settings"]["show_outputs"] is False
+    code, out, _, report = _run(capsys, tmp_path, "renamed", "main", "--show-outputs")
+    assert code == 0
+    assert "- arith-001: What is 1 + 1?\n  - baseline: 2\n  - candidate: 21" in out
+    (comp,) = [c for c in report["gate"]["comparisons"] if c["worst_items"]]
+    assert comp["worst_items"][0]["answers"] == {
+        "input": "What is 1 + 1?",
+        "baseline": "2",
+        "candidate": "21",
+    }

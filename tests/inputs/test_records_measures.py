@@ -16,6 +16,7 @@ import pytest
 
 from leaderboard.errors import InputError
 from leaderboard.inputs import EvalRun, load_runs, load_runs_noting
+from tests.inputs.record_files import write_records
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "tests" / "fixtures" / "inspect" / "guardrails"
@@ -29,18 +30,11 @@ RECORDS = [
 ]  # fmt: skip
 
 
+FIELDS = ["model_id", "task_id", "score", "item_id", "cost", "latency", "tokens"]
+
+
 def _write(tmp_path: Path, kind: str, records: list[dict[str, object]]) -> Path:
-    path = tmp_path / f"runs.{kind}"
-    if kind == "json":
-        path.write_text(json.dumps(records))
-    elif kind == "jsonl":
-        path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    else:
-        fields = ["model_id", "task_id", "score", "item_id", "cost", "latency", "tokens"]
-        lines = [",".join(fields)]
-        lines += [",".join(str(r.get(f, "")) for f in fields) for r in records]
-        path.write_text("\n".join(lines) + "\n")
-    return path
+    return write_records(tmp_path, kind, records, FIELDS)
 
 
 @pytest.mark.parametrize("kind", ["json", "jsonl", "csv"])

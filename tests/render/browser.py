@@ -104,6 +104,19 @@ MEASURE_JS = r"""
       text: p.textContent, scrolls: p.scrollWidth > p.clientWidth,
       width: p.getBoundingClientRect().width })),
     intervals: [], warnings: [], fonts: {},
+    contentRight: art.getBoundingClientRect().right,
+    details: [...art.querySelectorAll('details')].map((d) => ({
+      summary: ((d.querySelector('summary') || {}).textContent || '').trim(),
+      nested: !!d.parentElement.closest('details'),
+      scrolls: d.scrollWidth > d.clientWidth,
+      right: d.getBoundingClientRect().right,
+      items: [...d.querySelectorAll(':scope > ul > li')].map((li) => ({
+        text: li.textContent.slice(0, 60),
+        scrolls: li.scrollWidth > li.clientWidth,
+        right: li.getBoundingClientRect().right,
+        sub: [...li.querySelectorAll(':scope > ul > li')].map((x) => x.textContent),
+      })),
+    })),
   };
   // Every "[a, b]" in the text (not in <pre>): the lines its characters lie on.
   const re = /\[[-+]?\d[\d.]*,[\s\u00a0]*[-+]?\d[\d.]*\]/g;

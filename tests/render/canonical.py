@@ -14,6 +14,8 @@ from leaderboard.report import (
     Flips,
     Gate,
     GateComparison,
+    ItemAnswers,
+    ItemMove,
     PairwiseDiff,
     Report,
     ScopeDiff,
@@ -110,6 +112,48 @@ def epoch_flips_report() -> Report:
         )
         if c.flips is not None
         else c
+        for c in report.gate.comparisons
+    ]
+    return with_gate(report, report.gate.model_copy(update={"comparisons": comps}))
+
+
+#: Answers as long as the readers keep (160 characters), with a word too long to
+#: wrap and markdown, HTML and workflow commands that must stay text.
+LONG_ANSWERS = [
+    ItemAnswers(
+        input="A train leaves Boston at 3 pm travelling at 60 miles per hour toward "
+        "Chicago, while another leaves Chicago at 4 pm at 75 miles per hour; when …",
+        baseline="They meet at about 11:20 pm, roughly 480 miles from Boston.",
+        candidate="::error::<b>**They never meet**</b> because "
+        + "https://example.com/"
+        + "x" * 80
+        + " …",
+    ),
+    ItemAnswers(
+        input="Translate to French: the cat sleeps on the mat",
+        baseline="Le chat dort sur le tapis.",
+        candidate="",
+    ),
+    ItemAnswers(input=None, baseline=None, candidate="`def f(): return 1` | a | b |"),
+]
+
+
+def answers_report() -> Report:
+    """The regressed report with the items that dropped most and what they answered
+    (long ones: the readers keep 160 characters), as a private repository shows it."""
+    report = regressed_report()
+    items = [
+        ItemMove(
+            task="reasoning",
+            item_id=f"reasoning-{n:03d}",
+            baseline_score=1.0,
+            candidate_score=0.0,
+            answers=answers,
+        )
+        for n, answers in enumerate(LONG_ANSWERS, 1)
+    ]
+    comps = [
+        c.model_copy(update={"worst_items": items}) if c.regressed else c
         for c in report.gate.comparisons
     ]
     return with_gate(report, report.gate.model_copy(update={"comparisons": comps}))
@@ -329,6 +373,7 @@ def failure_comment() -> str:
 
 CANONICAL: dict[str, Callable[[], str]] = {
     "regressed": lambda: render_comment(regressed_report(), CTX),
+    "answers": lambda: render_comment(answers_report(), CTX),
     "pass": lambda: render_comment(pass_report(), CTX),
     "epoch-flips": lambda: render_comment(epoch_flips_report(), CTX),
     "guardrail": lambda: render_comment(guardrail_report(), CTX),

@@ -63,7 +63,15 @@ def test_layout__verdict_and_gate_fit_a_phone(browser: Browser, name: str) -> No
         assert not gate["scrolls"], f"{name} at 400 px: the gate table scrolls: {gate}"
     assert has_gate == (
         name
-        in {"regressed", "epoch-flips", "pass", "guardrail", "cannot-tell", "models-30"}
+        in {
+            "regressed",
+            "answers",
+            "epoch-flips",
+            "pass",
+            "guardrail",
+            "cannot-tell",
+            "models-30",
+        }
     )
 
 
@@ -105,3 +113,23 @@ def test_layout__flip_lines_fit_a_phone_and_keep_intervals_whole(browser: Browse
             assert not m.data["pageOverflows"], f"{name} at {width} px: page scrolls"
             split = [i for i in m.data["intervals"] if i["lines"] != 1]
             assert not split, f"{name} at {width} px: intervals split: {split}"
+
+
+def test_layout__answers_fold_and_fit_a_laptop_and_a_phone(browser: Browser) -> None:
+    """The answers beside the items that dropped most: their own <details> inside
+    "where", each answer on its own line, nothing wider than the column (a word of
+    100 characters wraps) at 900 and 400 px."""
+    for width in (DESKTOP, PHONE):
+        m = _measure(browser, "answers", width)
+        assert not m.data["pageOverflows"], f"answers at {width} px: page scrolls"
+        (block,) = [d for d in m.data["details"] if d["summary"].startswith("What they")]
+        assert block["nested"], "the answers are not folded inside the where block"
+        assert not block["scrolls"], f"answers at {width} px: {block}"
+        assert block["right"] <= m.data["contentRight"] + 1, f"{width} px: {block}"
+        items = block["items"]
+        assert len(items) == 3, items
+        for item in items:
+            assert not item["scrolls"], f"answers at {width} px: {item}"
+            assert item["right"] <= m.data["contentRight"] + 1, f"{width} px: {item}"
+            # the input line, then one line each for the baseline and the candidate
+            assert [s[:10] for s in item["sub"]] == ["baseline: ", "candidate:"], item

@@ -40,8 +40,11 @@ class Choice:
     notes: tuple[str, ...] = ()  # what the loader changed in the baseline files
 
 
-def read_runs(settings: Settings, paths: Sequence[str]) -> tuple[list[EvalRun], list[str]]:
-    """Load result files as the inputs say (format, metric, weights, model-id, root)."""
+def read_runs(
+    settings: Settings, paths: Sequence[str], *, texts: bool = False
+) -> tuple[list[EvalRun], list[str]]:
+    """Load result files as the inputs say (format, metric, weights, model-id, root);
+    with `texts`, keeping inputs and answers (``show-outputs`` shows them)."""
     return load_runs_noting(
         paths,
         format=settings.format,
@@ -49,6 +52,7 @@ def read_runs(settings: Settings, paths: Sequence[str]) -> tuple[list[EvalRun], 
         metrics=settings.metric,
         task_weights=settings.task_weights,
         model_id=settings.model_id,
+        texts=texts,
     )
 
 
@@ -71,7 +75,11 @@ def choose_baseline(settings: Settings, event: Event, api: Api, log: Log) -> Cho
                 f"files, not against the run kept on {settings.history_branch}",
                 title=_TITLE,
             )
-        runs, notes = read_runs(settings, settings.baseline_results)
+        runs, notes = read_runs(
+            settings,
+            settings.baseline_results,
+            texts=event.shows_outputs(settings.show_outputs),
+        )
         label = settings.baseline_label or "baseline"
         return Choice(runs, BaselineRun(label=label, source="results"), notes=tuple(notes))
     if settings.history_branch is None or not on_pull:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import json
 import lzma
 import math
 import struct
@@ -16,7 +17,15 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import reading
 from leaderboard.inputs.reading import parse_document, too_big
-from leaderboard.inputs.records import DEFAULT_CATEGORY, MAX_INTEGER, EvalRun, finite_number
+from leaderboard.inputs.records import (
+    DEFAULT_CATEGORY,
+    MAX_INTEGER,
+    EvalRun,
+    answer_line,
+    finite_number,
+    keeps_texts,
+    kept_text,
+)
 
 __all__ = ["MAX_INTEGER", "finite_number"]  # the one numeric check, for the readers
 
@@ -54,6 +63,56 @@ def short(value: object, limit: int = 60) -> str:
     """``repr(value)`` cut to `limit` characters, on one line."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# Levels of lists and message objects `text_of` looks into for a text.
+_TEXT_DEPTH = 4
+
+
+def text_of(value: object, depth: int = _TEXT_DEPTH) -> str | None:
+    """An input's or answer's text as one short line (`records.answer_line`), from
+    what a framework writes: a string, a list (its first entry with text: chat
+    messages, a list of responses) or a message object (``content``, ``text``, or a
+    choice's ``message``).
+    None when it holds no text, or when the readers keep no texts
+    (`records.keeping_texts`); only the kept line outlives the call.
+    """
+    if isinstance(value, str):
+        return kept_text(value)
+    if depth == 0 or not keeps_texts():
+        return None
+    if isinstance(value, list):
+        for entry in value[: _TEXT_DEPTH * 4]:
+            found = text_of(entry, depth - 1)
+            if found:
+                return found
+        return None
+    if isinstance(value, dict):
+        for key in ("content", "text", "message"):
+            found = text_of(value.get(key), depth - 1)
+            if found is not None:
+                return found
+    return None
+
+
+def vars_text(variables: object) -> str | None:
+    """A test case's variables as one short line: the one variable's text, or
+    ``name: text; name: text`` (each its own first line), as the file holds them."""
+    if not isinstance(variables, dict) or not variables or not keeps_texts():
+        return None
+    texts = [(str(k), text_of(v)) for k, v in list(variables.items())[:16]]
+    if len(texts) == 1:
+        return texts[0][1]
+    return answer_line("; ".join(f"{k}: {v}" for k, v in texts if v is not None))
+
+
+def any_text(value: object) -> str | None:
+    """`text_of` for a string or message; other JSON values (a structured answer)
+    as their JSON text, one short line."""
+    found = text_of(value)
+    if found is not None or value is None or not keeps_texts():
+        return found
+    return answer_line(json.dumps(value, default=str)[:4096])
 
 
 def read_bounded(path: Path, limit: int | None = None) -> bytes:

@@ -59,11 +59,13 @@ from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
     DefaultChoice,
     FormatWarning,
+    any_text,
     check_room,
     errored_run,
     item_run,
     load_json,
     short,
+    text_of,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
 from leaderboard.inputs.records import EvalRun
@@ -313,7 +315,7 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             _refuse_range(notes, metric)
         seen[item] = seen.get(item, -1) + 1
         others = () if error else _others(case, metric)
-        parsed.append((item, score, str(seen[item]), others, error))
+        parsed.append((item, score, str(seen[item]), others, error, _texts(case)))
     check_room(len(parsed), options.limit, shown)
     runs = _records(parsed, model, task, metric, repeated=any(seen.values()))
     if all(r.error is not None for r in runs):
@@ -337,8 +339,11 @@ def read_deepeval(path: Path, options: ReadOptions | None = None) -> list[EvalRu
     return runs
 
 
-#: A case as read: item, score (None: errored), sample, other scores, error text.
-Parsed = tuple[str, float | None, str, tuple[tuple[str, float], ...], str]
+#: A case as read: item, score (None: errored), sample, other scores, error text,
+#: its input and actual output (one short line each, or None).
+Parsed = tuple[
+    str, float | None, str, tuple[tuple[str, float], ...], str, tuple[str | None, ...]
+]
 
 
 def _records(
@@ -354,12 +359,14 @@ def _records(
             score,
             sample=int(nth) if repeated else None,
             metrics=others,
+            input=texts[0],
+            output=texts[1],
         )
         if score is not None
         else errored_run(
             model, task, metric, item, error, sample=int(nth) if repeated else None
         )
-        for item, score, nth, others, error in parsed
+        for item, score, nth, others, error, texts in parsed
     ]
 
 
@@ -370,6 +377,24 @@ def _error_of(case: dict[str, Any], name: str | None) -> str | None:
         if _metric_name(entry) == name and error:
             return str(error) if str(error).strip() else "errored in deepeval"
     return None
+
+
+def _texts(case: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The case's input and actual output, one short line each (a conversation:
+    its first user turn and the last assistant turn)."""
+    turns = case.get("turns")
+    if isinstance(turns, list) and turns:
+        said = [t for t in turns if isinstance(t, dict)]
+        users = [t for t in said if t.get("role") == "user"]
+        answers = [t for t in said if t.get("role") == "assistant"]
+        return (
+            text_of(users[0]) if users else None,
+            text_of(answers[-1]) if answers else None,
+        )
+    return (
+        text_of(case.get("input")),
+        any_text(_first(case, ("actualOutput", "actual_output"))),
+    )
 
 
 def _others(case: dict[str, Any], metric: str) -> tuple[tuple[str, float], ...]:

@@ -44,6 +44,7 @@ from leaderboard.inputs.frameworks._common import (
     open_archive,
     read_member,
     short,
+    text_of,
     unit_number,
 )
 from leaderboard.inputs.frameworks.metrics import (
@@ -187,10 +188,19 @@ def _slim(sample: Any) -> Any:
             name: {"total_tokens": u.get("total_tokens")} if isinstance(u, dict) else u
             for name, u in usage.items()
         }
+    slim["input"] = text_of(sample.get("input"))
+    output = sample.get("output")
+    if isinstance(output, dict):
+        slim["output"] = {
+            "completion": text_of(output.get("completion"))
+            or text_of(output.get("choices"))
+        }
     scores = sample.get("scores")
     if isinstance(scores, dict):
         slim["scores"] = {
-            name: {"value": entry.get("value")} if isinstance(entry, dict) else entry
+            name: {key: _kept(key, entry.get(key)) for key in _SCORE_KEYS}
+            if isinstance(entry, dict)
+            else entry
             for name, entry in scores.items()
         }
     else:
@@ -201,6 +211,27 @@ def _slim(sample: Any) -> Any:
     if error is not None:
         slim["error"] = error if not isinstance(error, str) else error[:200]
     return slim
+
+
+# What `_slim` keeps of a scorer's entry: its value, and what it says it read.
+_SCORE_KEYS = ("value", "answer", "explanation")
+
+
+def _kept(key: str, value: object) -> object:
+    return value if key == "value" else text_of(value)
+
+
+def _texts(sample: dict[str, Any], entry: object) -> tuple[str | None, str | None]:
+    """The sample's input and what the model answered, one short line each: the
+    output's completion (older logs: its first choice's message), else the scorer's
+    ``answer``, else its ``explanation`` (a log's summaries hold no output)."""
+    output = sample.get("output")
+    answer = None
+    if isinstance(output, dict):
+        answer = text_of(output.get("completion")) or text_of(output.get("choices"))
+    if not answer and isinstance(entry, dict):
+        answer = text_of(entry.get("answer")) or text_of(entry.get("explanation"))
+    return text_of(sample.get("input")), answer
 
 
 def _read_eval_archive(path: Path) -> tuple[Any, Any]:
@@ -367,6 +398,7 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     fix="score every sample with every scorer (`inspect score LOG`)",
                 )
             entry = scores[scorer]
+            said = _texts(sample, entry)
             value = entry.get("value") if isinstance(entry, dict) else None
             score = score_value(value)
             if score is None:
@@ -388,6 +420,8 @@ def _runs(header: Any, samples: Any, shown: str, options: ReadOptions) -> list[E
                     item_id=item,
                     sample=epoch,
                     **_extras(sample, scores, others),
+                    input=said[0],
+                    output=said[1],
                 )
             )
     _note_errored(errored, len(samples), runs, task=task, notes=notes, shown=shown)

@@ -26,11 +26,14 @@ from typing import Any
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._choice import confined
 from leaderboard.inputs.frameworks._common import (
+    any_text,
     check_room,
+    finite_number,
     json_lines,
     load_json,
     read_head,
     short,
+    text_of,
 )
 from leaderboard.inputs.frameworks.lm_eval import (
     FIX_SAMPLES,
@@ -41,7 +44,7 @@ from leaderboard.inputs.frameworks.lm_eval import (
     check_nonempty,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
-from leaderboard.inputs.records import EvalRun
+from leaderboard.inputs.records import EvalRun, answer_line, keeps_texts
 
 
 def _results_beside(path: Path, date: str | None) -> Path | None:
@@ -141,8 +144,10 @@ def read_samples(path: Path, options: ReadOptions) -> list[EvalRun]:
             category=info.category(task),
             item_id=item,
             metrics=metrics,
+            input=texts[0],
+            output=texts[1],
         )
-        for item, score, metrics in scored
+        for item, score, metrics, texts in scored
     ]
     check_nonempty(runs, notes)
     notes.warn()
@@ -176,7 +181,72 @@ def _by_filter(info: Results, task: str, key: str) -> dict[str, list[tuple[str, 
     return by_filter
 
 
-Scored = tuple[int | str, float, tuple[tuple[str, float], ...]]
+Scored = tuple[
+    int | str, float, tuple[tuple[str, float], ...], tuple[str | None, str | None]
+]
+# Fields of a harness document (`doc`) that hold its question, in the order looked at.
+_QUESTION_KEYS = ("question", "query", "prompt", "input", "problem", "goal", "text")
+
+
+def _texts(line: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The document's question and the model's filtered answer, one short line each.
+
+    The question is the dataset row's (`doc`): its first field of `_QUESTION_KEYS`,
+    else the request's first argument (`arguments`, which starts with any few-shot
+    examples). The answer is the first text of ``filtered_resps``; for a multiple
+    choice task (a log-likelihood per choice) the choice the harness scores, the
+    most likely one, with its text from ``doc.choices`` when there (with one
+    response, a loglikelihood task: the target's log-likelihood).
+    """
+    if not keeps_texts():
+        return None, None
+    doc = line.get("doc")
+    question = None
+    if isinstance(doc, dict):
+        question = next(
+            (t for k in _QUESTION_KEYS if (t := text_of(doc.get(k))) is not None), None
+        )
+    if question is None:
+        arguments = line.get("arguments")
+        if isinstance(arguments, dict):
+            arguments = [
+                list(a.values()) if isinstance(a, dict) else a
+                for a in list(arguments.values())[:1]
+            ]
+        question = text_of(arguments)
+    return question, _answer(line.get("filtered_resps"), doc)
+
+
+def _answer(resps: object, doc: object) -> str | None:
+    if not isinstance(resps, list) or not resps:
+        return any_text(resps)
+    likelihoods = [_loglikelihood(r) for r in resps]
+    if any(x is None for x in likelihoods):
+        return any_text(resps)
+    if len(likelihoods) == 1:  # a loglikelihood task: the target's, no choice
+        return f"log-likelihood of the target {likelihoods[0]:.4g}"
+    best = max(range(len(likelihoods)), key=lambda k: likelihoods[k] or 0.0)
+    choices = doc.get("choices") if isinstance(doc, dict) else None
+    text = (
+        text_of(choices[best])
+        if isinstance(choices, list) and best < len(choices)
+        else None
+    )
+    return answer_line(f"likeliest choice {best}" + ("" if text is None else f": {text}"))
+
+
+def _loglikelihood(resp: object) -> float | None:
+    """A multiple choice response's log-likelihood (``[-0.84, false]``), else None."""
+    if not isinstance(resp, list) or len(resp) != 2:
+        return None
+    value = resp[0]
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    found = finite_number(value)
+    return None if isinstance(value, bool) else found
 
 
 def _scores(
@@ -198,7 +268,7 @@ def _scores(
     filters = list(by_filter)  # the harness's order, for lines that do not name one
     seen: dict[int | str, int] = {}
     values: dict[int | str, dict[str, Any]] = {}
-    scored: list[tuple[int | str, float]] = []
+    scored: list[tuple[int | str, float, tuple[str | None, str | None]]] = []
     for number, doc in _documents(path, shown):
         item = _doc_id(doc, number, shown)
         if isinstance(doc.get("filter"), str):
@@ -228,11 +298,11 @@ def _scores(
         if score is None:
             notes.found[Notes.RANGE][-1] += f" (line {number})"
             return []
-        scored.append((item, score))
+        scored.append((item, score, _texts(doc)))
         check_room(len(scored), limit, shown)  # as the lines are read
     if not scored:
         notes.add(Notes.EMPTY, f"{task} (no document under filter {filt})")
     return [
-        (item, score, info.secondaries(task, key, values[item], per_item=True))
-        for item, score in scored
+        (item, score, info.secondaries(task, key, values[item], per_item=True), texts)
+        for item, score, texts in scored
     ]

@@ -45,6 +45,7 @@ from typing import Any
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
+    any_text,
     check_room,
     errored_run,
     finite_number,
@@ -52,6 +53,7 @@ from leaderboard.inputs.frameworks._common import (
     json_lines,
     load_json,
     short,
+    vars_text,
 )
 from leaderboard.inputs.frameworks.metrics import (
     Notes,
@@ -257,7 +259,11 @@ def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
             score = to_unit(_value(row, name), None)
             if score is not None:
                 others.append((name, score))
+    case = row.get("testCase")
+    variables = row.get("vars", case.get("vars") if isinstance(case, dict) else None)
     return {
+        "input": vars_text(variables),
+        "output": any_text(response.get("output")) if isinstance(response, dict) else None,
         "cost": _measure(row.get("cost")),
         "latency": _measure(row.get("latencyMs"), 1000.0),
         "tokens": _measure(usage.get("total")) if isinstance(usage, dict) else None,
