@@ -511,7 +511,7 @@ def intervals_at(
     (`se`: their `replicate_sd`, when already known)."""
     se = replicate_sd(replicates) if se is None else se
     levels = [q for a in alphas for q in (a / 2.0, 1.0 - a / 2.0)]
-    q = sample_quantiles(replicates, levels, overwrite=overwrite)
+    q = sample_quantiles(replicates, levels, overwrite=overwrite, centre=estimate, spread=se)
     none = np.asarray(df) < 1
     out = []
     for i, alpha in enumerate(alphas):

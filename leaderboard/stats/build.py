@@ -40,6 +40,7 @@ from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.family import pairwise_level
 from leaderboard.stats.floors import wilson_floor
+from leaderboard.stats.quantiles import difference_rows
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
     Guardrail,
@@ -596,11 +597,12 @@ def _pairwise(
     diff_df = rep.diff_df(ia, ib)
     lo, hi = np.empty_like(diff_est), np.empty_like(diff_est)
     flo, fhi = np.empty_like(diff_est), np.empty_like(diff_est)
-    for c in range(0, ia.size, PAIR_CHUNK):  # bounded memory for many models
-        sl = slice(c, c + PAIR_CHUNK)
+    # bounded memory for many models; contiguous per pair: faster percentiles
+    for c, diffs in difference_rows(reps.T, ia, ib, PAIR_CHUNK):
+        sl = slice(c, c + diffs.shape[0])
         (lo[sl], hi[sl]), (flo[sl], fhi[sl]) = intervals_at(
             diff_est[sl],
-            (reps.T[ia[sl]] - reps.T[ib[sl]]).T,  # contiguous per pair: faster percentiles
+            diffs.T,
             diff_df[sl],
             [alpha, family_alpha],
             bounds=(-1.0, 1.0),
