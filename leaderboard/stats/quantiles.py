@@ -13,6 +13,7 @@ partitions and a sort of the two tails instead of one partition at many places.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from statistics import NormalDist
@@ -214,7 +215,7 @@ def sample_quantiles(
         or q.size == 0
         or np.isnan(x.min())
         # -0.0 ties with 0.0: which one numpy's partition leaves where is its own
-        or bool((x.view(np.int64) == _NEGATIVE_ZERO).any())
+        or (centre is None and _has_negative_zero(x))
     ):
         out: npt.NDArray[np.float64] = np.quantile(x, q, axis=0, overwrite_input=overwrite)
         return out
@@ -235,11 +236,13 @@ def sample_quantiles(
     if centre is not None and spread is not None:
         left = ~tail_order_statistics(x, wanted, centre, spread, out=stats)
     if left.any():
-        if left.all():
-            arr = x if overwrite else x.copy(order="K")
-        else:  # a copy of those columns, stored by columns when x is
-            arr = x.T[left].T
-        stats[:, left] = _partitioned(arr, wanted)
+        part = x if left.all() else x.T[left].T  # a copy, stored by columns when x is
+        if centre is not None and _has_negative_zero(part):
+            whole: FloatArray = np.quantile(x, q, axis=0, overwrite_input=overwrite)
+            return whole
+        stats[:, left] = _partitioned(
+            x.copy(order="K") if part is x and not overwrite else part, wanted
+        )
     pos = np.searchsorted(wanted, np.concatenate([i_prev, i_next]))
     a, b = stats[pos[: q.size]], stats[pos[q.size :]]
     t = gamma[:, None]
@@ -248,6 +251,10 @@ def sample_quantiles(
     res: npt.NDArray[np.float64] = np.add(a, diff_b_a * t)
     np.subtract(b, diff_b_a * (1 - t), out=res, where=t >= 0.5)
     return res
+
+
+def _has_negative_zero(x: FloatArray) -> bool:
+    return bool((x.view(np.int64) == _NEGATIVE_ZERO).any())
 
 
 def _partitioned(arr: npt.NDArray[np.float64], wanted: npt.NDArray[np.intp]) -> FloatArray:
@@ -287,12 +294,13 @@ def tail_order_statistics(
     ``top + 1`` values of a column are all of them at or below a threshold when at
     least ``top + 1`` values are; sorting the values past the threshold then gives
     order statistics ``0 .. top`` bit for bit (equal values are equal bits: the caller
-    has ruled out NaN and -0.0). Above the median likewise. Each threshold is the
-    normal quantile, of ``centre`` and ``spread``, at a share of the values a little
-    larger than the tail needs (`TAIL_SLACK`): two comparisons, two counts and one
+    has ruled out NaN, and -0.0 is refused). Above the median likewise. Each threshold
+    is the normal quantile, of ``centre`` and ``spread``, at a share of the values a
+    little larger than the tail needs (`TAIL_SLACK`): two comparisons and one
     extraction per value instead of two partitions. Writes the columns found into
     ``out`` (len(wanted), k) and returns which they are; a column the guess missed
-    (too few values past a threshold, or more than a quarter) is left to the caller.
+    (too few values past a threshold, or more than a quarter) or with -0.0 past a
+    threshold is left to the caller.
     """
     n, k = x.shape
     found = np.zeros(k, dtype=bool)
@@ -303,22 +311,13 @@ def tail_order_statistics(
     mid = np.asarray(centre, dtype=np.float64)
     found = (sd > 0) & np.isfinite(sd) & np.isfinite(mid)
     low, high = wanted[wanted < n // 2], wanted[wanted >= n // 2]
-    need, t = [], []  # per tail: values it needs, its threshold
-    for below, idx in ((True, low), (False, high)):
-        count = (int(idx.max()) + 1 if below else n - int(idx.min())) if idx.size else 0
-        share = count / n
-        aim = min(0.25, share + TAIL_SLACK * math.sqrt(share * (1.0 - share) / n) + 2.0 / n)
-        step = norm_ppf(aim) * sd  # negative
-        need.append(count)
-        t.append(mid + step if below else mid - step)
-    if not low.size:
-        t[0] = np.full(k, -np.inf)
-    if not high.size:
-        t[1] = np.full(k, np.inf)
+    need, t = _thresholds(n, low, high, mid, sd)
     found &= t[0] < t[1]  # the two tails must not meet
     t = [np.where(found, t[0], -np.inf), np.where(found, t[1], np.inf)]
-    past = xt <= t[0][:, None]
-    past |= xt >= t[1][:, None]
+    past, high_side = _masks(k, n)
+    np.less_equal(xt, t[0][:, None], out=past)
+    np.greater_equal(xt, t[1][:, None], out=high_side)
+    past |= high_side
     flat = np.flatnonzero(past)  # by column, then by row
     col = flat // n
     vals = xt.reshape(-1)[flat]
@@ -329,6 +328,8 @@ def tail_order_statistics(
     ]
     for c, want in zip(counts, need, strict=True):
         found &= (c >= want) & (c <= n // 4)
+    # every zero of a column is past a threshold or none is: -0.0 there is refused
+    found[col[vals.view(np.int64) == _NEGATIVE_ZERO]] = False
     if not found.any():
         return found
     if not found.all():
@@ -351,6 +352,46 @@ def tail_order_statistics(
         pick = idx[None, :] if below else n_lo[:, None] + idx[None, :] - (n - n_hi)[:, None]
         out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[sel, pick].T
     return found
+
+
+def _thresholds(
+    n: int,
+    low: npt.NDArray[np.intp],
+    high: npt.NDArray[np.intp],
+    mid: FloatArray,
+    sd: FloatArray,
+) -> tuple[list[int], list[FloatArray]]:
+    """Per tail, the values it needs and each column's threshold (an empty tail:
+    none, and a threshold no value passes)."""
+    need, t = [], []
+    for below, idx in ((True, low), (False, high)):
+        count = (int(idx.max()) + 1 if below else n - int(idx.min())) if idx.size else 0
+        share = count / n
+        aim = min(0.25, share + TAIL_SLACK * math.sqrt(share * (1.0 - share) / n) + 2.0 / n)
+        step = norm_ppf(aim) * sd  # negative
+        need.append(count)
+        if not idx.size:
+            t.append(np.full(mid.shape, -np.inf if below else np.inf))
+        else:
+            t.append(mid + step if below else mid - step)
+    return need, t
+
+
+_SCRATCH = threading.local()
+MASK_CACHE = 2**21
+"""Largest masks (bytes) `_masks` keeps for the next call of its thread."""
+
+
+def _masks(k: int, n: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Two (k, n) boolean arrays for `tail_order_statistics`, kept from call to call
+    (per thread) up to `MASK_CACHE` bytes: a fresh pair each time costs its page faults
+    again, as much as the comparisons that fill them."""
+    if k * n > MASK_CACHE:
+        return np.empty((k, n), dtype=bool), np.empty((k, n), dtype=bool)
+    held = getattr(_SCRATCH, "masks", None)
+    if held is None or held.size < 2 * k * n:
+        held = _SCRATCH.masks = np.empty(2 * max(k * n, 2**16), dtype=bool)
+    return held[: k * n].reshape(k, n), held[k * n : 2 * k * n].reshape(k, n)
 
 
 def _renumbered(

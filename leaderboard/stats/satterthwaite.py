@@ -185,7 +185,7 @@ class Variances:
         diag = np.diagonal(gram, axis1=1, axis2=2)  # (H, K)
         terms = wa * wa * diag[:, ca] + wb * wb * diag[:, cb]
         v = terms - 2.0 * wa * wb * gram[:, ca, cb]
-        shaky = (v < CANCEL * terms).any(axis=0)
+        shaky: npt.NDArray[np.bool_] = np.asarray((v < CANCEL * terms).any(axis=0))
         return np.maximum(v, 0.0), shaky
 
     def _effective(
