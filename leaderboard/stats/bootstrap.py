@@ -56,7 +56,7 @@ import numpy.typing as npt
 
 from leaderboard.stats.collapse import collapse_groups, group_deviations
 from leaderboard.stats.design import FloatArray, IntArray
-from leaderboard.stats.quantiles import norm_ppf, sample_quantiles, t_ppf
+from leaderboard.stats.quantiles import distinct, norm_ppf, sample_quantiles, t_ppf
 from leaderboard.stats.satterthwaite import Variances, stratum_estimates, variances
 
 BLOCK = 1024
@@ -324,7 +324,7 @@ def _plan(
     use: npt.NDArray[np.bool_],
     w_h: FloatArray,
 ) -> _StratumPlan:
-    cols = np.unique(column[use])  # columns this stratum feeds
+    cols = distinct(column[use])  # columns this stratum feeds
     local = np.searchsorted(cols, column[use])
     n_units = num.shape[0]
     num_h, den_h = num[:, cols], den[:, cols]

@@ -640,5 +640,5 @@ def _pairwise(
 
 @functools.cache
 def _pairwise_rows() -> TypeAdapter[list[PairwiseDiff]]:
-    """Validates all pairs' rows in one call (built on first use: not at import)."""
+    """Validates all pairs' rows in one call (built on first use)."""
     return TypeAdapter(list[PairwiseDiff])
