@@ -23,7 +23,6 @@ import argparse
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from startup import write_records  # bench/startup.py, beside this file
+from startup import table, write_records  # bench/startup.py, beside this file
 
 from tests.action.action_job import HEAD_SHA, Job  # the runner's mounts and variables
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
@@ -117,16 +116,8 @@ def main() -> None:
                 got.setdefault(name, []).append(run(j, command))
         if not api.comments(7):
             raise SystemExit("the action posted no comment")
-    print(f"The action's container, {args.rounds} interleaved rounds (min / median)")
-    print("                              wall (s)          CPU (s)")
-    best = {}
-    for name, runs in got.items():
-        wall, cpu = [w for w, _ in runs], [c for _, c in runs]
-        best[name] = (min(wall), min(cpu))
-        print(
-            f"  {name:<26} {min(wall):6.3f} / {statistics.median(wall):6.3f}"
-            f"   {min(cpu):6.3f} / {statistics.median(cpu):6.3f}"
-        )
+    title = f"The action's container, {args.rounds} interleaved rounds (min / median)"
+    best = table(title, got)
     floor, action = best["python -c pass"], best["action, 2 x 500"]
     print(
         f"  action / python -c pass: {action[0] / floor[0]:.2f}x wall, "

@@ -502,50 +502,17 @@ def abs_diff_row_max(
     """``(numpy.abs(z[:, ia] - z[:, ib]) / scale).max(axis=1)``, the same numbers.
 
     The same subtraction, absolute value and division of each element, on the
-    transposed draws (each difference a contiguous row) and a running maximum down
-    them, a chunk of at most `DIFF_ELEMENTS` differences at a time in reused buffers
-    (a maximum is exact: chunking changes no bit; 200 models' 19,900 pairs no longer
-    hold a pairs x draws array). The columns are renumbered in the order the pairs
-    first name them, so that all pairs of a model with the models after it in a
-    ranking, ``(a, b), (a, c), ...``, read one slice of rows against one row instead
-    of gathering two rows per pair.
+    transposed draws (`difference_rows`: each difference a contiguous row) and a
+    running maximum down them, at most `DIFF_ELEMENTS` differences at a time (a
+    maximum is exact: chunking changes no bit; 200 models' 19,900 pairs never hold a
+    pairs x draws array).
     """
-    ends = np.column_stack([ia, ib]).reshape(-1)
-    cols, first = np.unique(ends, return_index=True)
-    seen = cols[np.argsort(first, kind="stable")]  # columns in order of first use
-    pos = np.empty(int(cols[-1]) + 1 if cols.size else 0, dtype=np.intp)
-    pos[seen] = np.arange(seen.size)
-    pa, pb = pos[ia], pos[ib]
-    zt = np.ascontiguousarray(z.T[seen])
-    rows = zt.shape[1]
-    step = max(1, DIFF_ELEMENTS // max(1, rows))
-    # runs of pairs (a, b), (a, b + 1), ...: one row against a slice of rows
-    cut = np.flatnonzero((pa[1:] != pa[:-1]) | (pb[1:] != pb[:-1] + 1)) + 1
-    starts = np.concatenate([[0], cut, [pa.size]]).astype(np.intp)
-    width = min(step, pa.shape[0])
-    buf = np.empty((width, rows))
-    out: npt.NDArray[np.float64] = np.full(rows, -np.inf)
-    if 4 * (starts.size - 1) > pa.size:  # short runs: gather both rows of each pair
-        other = np.empty((width, rows))
-        for p0 in range(0, pa.shape[0], step):
-            d, e = buf[: pa[p0 : p0 + step].shape[0]], other[: pa[p0 : p0 + step].shape[0]]
-            np.take(zt, pa[p0 : p0 + step], axis=0, out=d)
-            np.take(zt, pb[p0 : p0 + step], axis=0, out=e)
-            d -= e
-            np.abs(d, out=d)
-            d /= scale[p0 : p0 + step, None]
-            np.maximum(out, d.max(axis=0), out=out)
-        return out
-    for s0, e0 in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
-        a = int(pa[s0])
-        for p0 in range(s0, e0, step):
-            p1 = min(e0, p0 + step)
-            b0 = int(pb[p0])
-            d = buf[: p1 - p0]
-            np.subtract(zt[a], zt[b0 : b0 + p1 - p0], out=d)
-            np.abs(d, out=d)
-            d /= scale[p0:p1, None]
-            np.maximum(out, d.max(axis=0), out=out)
+    out: npt.NDArray[np.float64] = np.full(z.shape[0], -np.inf)
+    step = max(1, DIFF_ELEMENTS // max(1, z.shape[0]))
+    for p0, d in difference_rows(z.T, ia, ib, step):
+        np.abs(d, out=d)
+        np.divide(d, scale[p0 : p0 + d.shape[0], None], out=d)
+        np.maximum(out, d.max(axis=0), out=out)
     return out
 
 
