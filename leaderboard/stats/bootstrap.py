@@ -556,6 +556,9 @@ def replicate_sd(replicates: FloatArray) -> FloatArray:
     return sd
 
 
+SD_MIN_PAIRS = 256
+"""Fewer pairs have their standard deviations from their differences (`difference_sd`):
+the report of a few models keeps numpy's own, bit for bit."""
 SD_CANCEL = 1e-2
 """A difference whose variance is below this share of its two columns' variances has
 its standard deviation taken from the differences themselves (`difference_sd`)."""
@@ -571,11 +574,11 @@ def difference_sd(
     number up to rounding (about 1e-15 of it), except where the two columns are so
     alike that the difference's variance cancels: those (below `SD_CANCEL` of
     ``S_aa + S_bb``) are flagged, to be computed from the differences with
-    `replicate_sd`.
+    `replicate_sd`; so are all of fewer than `SD_MIN_PAIRS` pairs.
     """
     n = replicates.shape[0]
-    if n < 2 or not ia.size:
-        return np.zeros(ia.size), np.zeros(ia.size, dtype=bool)
+    if n < 2 or ia.size < SD_MIN_PAIRS:  # all from their differences
+        return np.zeros(ia.size), np.ones(ia.size, dtype=bool)
     used, where = np.unique(np.concatenate([ia, ib]), return_inverse=True)
     x = replicates[:, used]
     x = x - x.mean(axis=0)

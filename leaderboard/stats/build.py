@@ -606,9 +606,11 @@ def _pairwise(
     # bounded memory for many models; contiguous per pair: faster percentiles
     for c, diffs in difference_rows(reps.T, ia, ib, PAIR_CHUNK):
         sl = slice(c, c + diffs.shape[0])
-        alike = cancels[sl]
-        if alike.any():  # models this alike: from the differences themselves
-            se[c + np.flatnonzero(alike)] = replicate_sd(diffs[alike].T)
+        own = cancels[sl]  # few pairs, or models this alike: from the differences
+        if own.all():
+            se[sl] = replicate_sd(diffs.T)
+        elif own.any():
+            se[c + np.flatnonzero(own)] = replicate_sd(diffs[own].T)
         q[:, sl] = sample_quantiles(
             diffs.T, levels, overwrite=True, centre=diff_est[sl], spread=se[sl]
         )

@@ -39,6 +39,10 @@ IntArray = npt.NDArray[np.intp]
 PAIR_CHUNK = 64
 GRAM_PAIR_CHUNK = 2048
 """Differences whose degrees of freedom are found at once from the strata's sums."""
+GRAM_MIN_PAIRS = 256
+"""Fewer differences are summed over their units (a product per stratum costs more)."""
+GRAM_MAX_STRATA = 1024
+"""More strata: the differences are summed over their units (one product each)."""
 GRAM_ELEMENTS = 2**22
 """Most numbers the strata's sums of products may hold (32 MiB); beyond, pairs are
 summed over their units."""
@@ -122,7 +126,8 @@ class Variances:
     ) -> FloatArray:
         """Effective df of ``est[ia]`` (or of ``est[ia] - est[ib]``), at most ``upper``.
 
-        For differences, each stratum's variance comes from the per-stratum sums of
+        For `GRAM_MIN_PAIRS` differences or more, each stratum's variance comes from the
+        per-stratum sums of
         products of the influence values (`_gram`), ``w_a^2 G_aa + w_b^2 G_bb - 2 w_a
         w_b G_ab``, instead of from the units of every pair: the same sum in another
         order. A difference whose variance cancels (below `CANCEL` of its terms), or
@@ -131,7 +136,7 @@ class Variances:
         before, so the order of the sums changes no degree of freedom.
         """
         out = np.array(upper, dtype=np.float64)
-        gram = None if ib is None else self._gram()
+        gram = None if ib is None or ia.size < GRAM_MIN_PAIRS else self._gram()
         chunk = PAIR_CHUNK if gram is None else GRAM_PAIR_CHUNK
         for c0 in range(0, ia.shape[0], chunk):
             a = ia[c0 : c0 + chunk]
@@ -165,9 +170,10 @@ class Variances:
 
     def _gram(self) -> FloatArray | None:
         """(H, K, K) each stratum's sums of products of the influence values, or None
-        when that would hold more than `GRAM_ELEMENTS` numbers."""
+        when that would hold more than `GRAM_ELEMENTS` numbers or take more than
+        `GRAM_MAX_STRATA` products."""
         n_strata, k = self.starts.shape[0] - 1, self.resid.shape[1]
-        if n_strata * k * k > GRAM_ELEMENTS:
+        if n_strata * k * k > GRAM_ELEMENTS or n_strata > GRAM_MAX_STRATA:
             return None
         out = np.empty((n_strata, k, k))
         for h in range(n_strata):
