@@ -28,7 +28,7 @@ COPY entrypoint.py /app/entrypoint.py
 RUN /opt/venv/bin/python -m compileall -q /app/leaderboard
 # The built-in templates compiled once, here: a run loads them (templates/__pycache__,
 # leaderboard/render/template_cache.py) instead of compiling them again.
-RUN cd /app && /opt/venv/bin/python -c "from leaderboard.render.comment import \
+RUN PYTHONPATH=/app /opt/venv/bin/python -c "from leaderboard.render.comment import \
 make_environment; from leaderboard.render.template_cache import compile_templates; \
 compile_templates(make_environment(write_cache=True))"
 
