@@ -25,10 +25,10 @@ RUN python3 -m venv /opt/venv \
 COPY leaderboard/ /app/leaderboard/
 COPY templates/ /app/templates/
 COPY entrypoint.py /app/entrypoint.py
-RUN /opt/venv/bin/python -m compileall -q /app/leaderboard
-# The built-in templates compiled once, here: a run loads them (templates/__pycache__,
-# leaderboard/render/template_cache.py) instead of compiling them again.
-RUN PYTHONPATH=/app /opt/venv/bin/python -c "from leaderboard.render.comment import \
+# The modules byte-compiled, and the built-in templates compiled once, here: a run
+# loads them (templates/__pycache__, leaderboard/render/template_cache.py).
+RUN /opt/venv/bin/python -m compileall -q /app/leaderboard \
+    && PYTHONPATH=/app /opt/venv/bin/python -c "from leaderboard.render.comment import \
 make_environment; from leaderboard.render.template_cache import compile_templates; \
 compile_templates(make_environment(write_cache=True))"
 
