@@ -25,7 +25,12 @@ RUN python3 -m venv /opt/venv \
 COPY leaderboard/ /app/leaderboard/
 COPY templates/ /app/templates/
 COPY entrypoint.py /app/entrypoint.py
-RUN /opt/venv/bin/python -m compileall -q /app/leaderboard
+# The modules byte-compiled, and the built-in templates compiled once, here: a run
+# loads them (templates/__pycache__, leaderboard/render/template_cache.py).
+RUN /opt/venv/bin/python -m compileall -q /app/leaderboard \
+    && PYTHONPATH=/app /opt/venv/bin/python -c "from leaderboard.render.comment import \
+make_environment; from leaderboard.render.template_cache import compile_templates; \
+compile_templates(make_environment(write_cache=True))"
 
 # The runner ignores WORKDIR for the entrypoint and runs as root: absolute paths only.
 ENTRYPOINT ["/opt/venv/bin/python", "/app/entrypoint.py"]

@@ -9,6 +9,7 @@ commits and compare::
     python bench/same_reports.py /tmp/before      # on the old commit
     python bench/same_reports.py /tmp/after       # on the new one
     diff <(cd /tmp/before && sha256sum *) <(cd /tmp/after && sha256sum *)
+    python bench/same_reports.py --compare /tmp/before /tmp/after   # numbers within 1e-12?
 
 Takes about 10 s. The numbers depend on the records, the seed and the numpy/BLAS
 build, so compare the two commits on one machine.
@@ -21,8 +22,9 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import hashlib
+import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -187,6 +189,42 @@ SCENARIOS: dict[str, Callable[[], Report]] = {
 }
 
 
+def _numbers(a: object, b: object, path: str) -> Iterator[tuple[str, float]]:
+    """Each number's absolute difference between two parsed reports (by path); a
+    difference in anything else is an error naming where."""
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        for key in a:
+            yield from _numbers(a[key], b[key], f"{path}.{key}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            yield from _numbers(x, y, f"{path}[{i}]")
+    elif isinstance(a, float | int) and isinstance(b, float | int) and a != b:
+        if isinstance(a, bool) or isinstance(b, bool):
+            raise SystemExit(f"{path}: {a!r} != {b!r}")
+        yield path, abs(float(a) - float(b))
+    elif a != b:
+        raise SystemExit(f"{path}: {a!r} != {b!r}")
+
+
+def compare(before: str, after: str) -> None:
+    """Per report: byte-identical, or the largest difference of a number (and where);
+    exits 1 when any number differs by more than 1e-12."""
+    worst = 0.0
+    for old in sorted(Path(before).glob("*.json")):
+        new = Path(after) / old.name
+        if old.read_bytes() == new.read_bytes():
+            print(f"  identical        {old.name}")
+            continue
+        diffs = list(_numbers(json.loads(old.read_text()), json.loads(new.read_text()), ""))
+        path, most = max(diffs, key=lambda d: d[1], default=("", 0.0))
+        worst = max(worst, most)
+        print(
+            f"  max |diff| {most:.1e}  {old.name}  ({len(diffs)} numbers; largest {path})"
+        )
+    if worst > 1e-12:
+        raise SystemExit(1)
+
+
 def main(folder: str, chosen: list[str]) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -197,4 +235,7 @@ def main(folder: str, chosen: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    if sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3])
+    else:
+        main(sys.argv[1], sys.argv[2:])

@@ -37,6 +37,7 @@ from leaderboard.errors import UsageError
 from leaderboard.render.escape import md_text, md_with_code, safe_url, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
 from leaderboard.render.sandbox import BudgetSandbox, render_bounded
+from leaderboard.render.template_cache import TemplateCache
 from leaderboard.render.view import Options, View, build_view, short_sha
 from leaderboard.report import DataSummary, Gate, LeaderboardRow, Report, ReportSettings
 
@@ -97,13 +98,19 @@ class CommentContext:
     accepted_by: str | None = None  # the accept label that accepted a regression
 
 
-def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
+def make_environment(
+    *, sandboxed: bool = False, write_cache: bool | None = None
+) -> jinja2.Environment:
     """The Jinja environment of the built-in templates (or an empty sandboxed one).
 
     Parameters
     ----------
     sandboxed : bool
         True: a `SandboxedEnvironment` without a loader, for user templates.
+    write_cache : bool, optional
+        Whether the built-in templates' compiled code is stored
+        (`leaderboard.render.template_cache.TemplateCache`); default: as Python stores
+        bytecode.
 
     Returns
     -------
@@ -118,7 +125,9 @@ def make_environment(*, sandboxed: bool = False) -> jinja2.Environment:
     else:
         # Markdown, not HTML: autoescape would not help; the view is pre-escaped.
         env = jinja2.Environment(  # noqa: S701
-            loader=jinja2.FileSystemLoader(TEMPLATES), **_ENV_OPTIONS
+            loader=jinja2.FileSystemLoader(TEMPLATES),
+            bytecode_cache=TemplateCache(TEMPLATES, write=write_cache),
+            **_ENV_OPTIONS,
         )
     env.filters.update(FILTERS)
     if isinstance(env, BudgetSandbox):

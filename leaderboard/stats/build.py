@@ -11,10 +11,12 @@ The method, a rescaled, t-scaled percentile bootstrap, is described in
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import TypeAdapter
 
 from leaderboard._version import __version__
 from leaderboard.errors import UsageError, did_you_mean
@@ -34,7 +36,9 @@ from leaderboard.stats.anchor import ANCHOR_LABEL, Anchor, join_anchor
 from leaderboard.stats.answers import with_answers
 from leaderboard.stats.bootstrap import (
     Replicates,
-    intervals_at,
+    difference_sd,
+    interval_levels,
+    intervals_from_quantiles,
     percentile_intervals,
     rank_bounds,
     replicate_sd,
@@ -55,6 +59,7 @@ from leaderboard.stats.guardrails import (
     plan_guardrails,
     with_guardrails,
 )
+from leaderboard.stats.quantiles import difference_rows, sample_quantiles
 from leaderboard.stats.request import (
     MIN_RESAMPLES,
     MissingBaseline,
@@ -650,31 +655,48 @@ def _pairwise(
     ib = np.array([p[3] for p in pairs])
     diff_est = est[ia] - est[ib]
     diff_df = rep.diff_df(ia, ib)
-    lo, hi = np.empty_like(diff_est), np.empty_like(diff_est)
-    flo, fhi = np.empty_like(diff_est), np.empty_like(diff_est)
-    for c in range(0, ia.size, PAIR_CHUNK):  # bounded memory for many models
-        sl = slice(c, c + PAIR_CHUNK)
-        (lo[sl], hi[sl]), (flo[sl], fhi[sl]) = intervals_at(
-            diff_est[sl],
-            (reps.T[ia[sl]] - reps.T[ib[sl]]).T,  # contiguous per pair: faster percentiles
-            diff_df[sl],
-            [alpha, family_alpha],
-            bounds=(-1.0, 1.0),
-            overwrite=True,
+    alphas = [alpha, family_alpha]
+    levels = interval_levels(alphas)
+    q = np.empty((len(levels), ia.size))
+    se, cancels = difference_sd(reps, ia, ib)
+    # bounded memory for many models; contiguous per pair: faster percentiles
+    for c, diffs in difference_rows(reps.T, ia, ib, PAIR_CHUNK):
+        sl = slice(c, c + diffs.shape[0])
+        own = cancels[sl]  # few pairs, or models this alike: from the differences
+        if own.all():
+            se[sl] = replicate_sd(diffs.T)
+        elif own.any():
+            se[c + np.flatnonzero(own)] = replicate_sd(diffs[own].T)
+        q[:, sl] = sample_quantiles(
+            diffs.T, levels, overwrite=True, centre=diff_est[sl], spread=se[sl]
         )
-    family = [1 if flo[j] > 0 else -1 if fhi[j] < 0 else 0 for j in range(ia.size)]
-    out = []
-    for j, (a, b, ka, _) in enumerate(pairs):
-        out.append(
-            PairwiseDiff(
-                model_a=d.models[a],
-                model_b=d.models[b],
-                diff_mean=float(diff_est[j]),
-                ci_lo=float(lo[j]),
-                ci_hi=float(hi[j]),
-                significant=bool(lo[j] > 0 or hi[j] < 0),
-                shared_tasks=int((completed[:, a] & completed[:, b]).sum()),
-                shared_units=plan.units(ka),
-            )
+    (lo, hi), (flo, fhi) = intervals_from_quantiles(
+        diff_est, q, diff_df, alphas, se=se, bounds=(-1.0, 1.0)
+    )
+    family = np.where(flo > 0, 1, np.where(fhi < 0, -1, 0)).tolist()
+    done = completed.astype(np.intp)
+    shared = (done.T @ done).tolist()  # tasks each two models both completed
+    units = {k: plan.units(k) for k in set(ia.tolist())}
+    significant = ((lo > 0) | (hi < 0)).tolist()
+    rows = [
+        {
+            "model_a": d.models[a],
+            "model_b": d.models[b],
+            "diff_mean": m,
+            "ci_lo": low,
+            "ci_hi": high,
+            "significant": sig,
+            "shared_tasks": shared[a][b],
+            "shared_units": units[ka],
+        }
+        for (a, b, ka, _), m, low, high, sig in zip(
+            pairs, diff_est.tolist(), lo.tolist(), hi.tolist(), significant, strict=True
         )
-    return out, family
+    ]
+    return _pairwise_rows().validate_python(rows), family
+
+
+@functools.cache
+def _pairwise_rows() -> TypeAdapter[list[PairwiseDiff]]:
+    """Validates all pairs' rows in one call (built on first use)."""
+    return TypeAdapter(list[PairwiseDiff])

@@ -92,6 +92,8 @@ class EstimatePlan:
 
         ``task`` (item-level data only) restricts the estimate to one task's stratum.
         """
+        if partner is not None and self._complete[partner]:
+            partner = None  # no restriction (`_column`): the same estimate as without
         key = (model, partner, category, task)
         if key in self._by_key:
             return self._by_key[key]

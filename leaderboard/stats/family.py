@@ -43,7 +43,7 @@ import numpy as np
 from leaderboard.stats.bootstrap import percentile_intervals, replicate_sd
 from leaderboard.stats.design import FloatArray
 from leaderboard.stats.quantiles import (
-    abs_diff_row_max,
+    abs_diff_row_max_from,
     abs_row_max,
     norm_ppf,
     sample_quantiles,
@@ -223,9 +223,11 @@ def pairwise_level(
     vals, vecs = np.linalg.eigh(cov)
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
     normals = _normals(seed, root.shape[1])
-    big = np.empty(DRAWS)
+    z = np.empty((DRAWS, root.shape[0]))
     for r0 in range(0, DRAWS, 2048):
-        z = normals[r0 : r0 + 2048] @ root.T
-        big[r0 : r0 + z.shape[0]] = abs_diff_row_max(z, ia, ib, sd)
+        z[r0 : r0 + 2048] = normals[r0 : r0 + 2048] @ root.T
+    # the quantile reads order statistics from floor((DRAWS - 1) * (1 - alpha)) up
+    k = min(DRAWS - 1, max(0, math.floor((DRAWS - 1) * (1.0 - alpha))))
+    big = abs_diff_row_max_from(z, ia, ib, sd, k)
     c = float(sample_quantiles(big[:, None], [1.0 - alpha])[0, 0])
     return min(alpha, max(alpha / m, 2.0 * norm_sf(c)))

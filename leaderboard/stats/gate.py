@@ -53,7 +53,7 @@ from leaderboard.stats.epochs import epoch_advice
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import MAX_T, family_intervals
 from leaderboard.stats.noise import in_context
-from leaderboard.stats.quantiles import t_ppf
+from leaderboard.stats.quantiles import distinct, t_ppf
 from leaderboard.stats.ruled_out import needed, not_ruled_out_note
 from leaderboard.stats.skew import skew_caveat
 from leaderboard.stats.where import (
@@ -198,8 +198,8 @@ def _undetermined_note(d: Design, shared: BoolArray, scope: str) -> str:
             f"pass nor fail; {ITEM_RECORDS} would make it determinable"
         )
     units = {
-        h: len(np.unique(d.item_unit[shared & (d.item_task == h)]))
-        for h in np.unique(d.item_task[shared])
+        h: len(distinct(d.item_unit[shared & (d.item_task == h)]))
+        for h in distinct(d.item_task[shared])
     }
     lone = [d.tasks[h] for h, n in units.items() if n == 1]
     names = ", ".join(lone[:5]) + (", ..." if len(lone) > 5 else "")
@@ -385,7 +385,7 @@ def read_gate(
                 margin=mj,
                 regressed=regressed,
                 min_detectable_regression=mdr,
-                shared_tasks=len(np.unique(d.item_task[shared])),
+                shared_tasks=len(distinct(d.item_task[shared])),
                 shared_units=units,
                 status=status,
                 note=note,

@@ -52,7 +52,7 @@ from leaderboard.report import Gate, GateComparison
 from leaderboard.stats.bootstrap import percentile_intervals, replicate_sd
 from leaderboard.stats.design import BoolArray, Design, FloatArray, measure_design
 from leaderboard.stats.estimates import EstimatePlan
-from leaderboard.stats.quantiles import t_ppf
+from leaderboard.stats.quantiles import distinct, t_ppf
 
 POWER = 0.80
 _RELATIVE = re.compile(r"\+?(\d+(?:\.\d*)?|\.\d+)%")
@@ -244,7 +244,7 @@ def _comparison(
     d = res.design
     kc, kb, df, shared = res.pairs[(c, b)]
     est_c, est_b = float(res.estimate[kc]), float(res.estimate[kb])
-    shared_tasks = len(np.unique(d.item_task[d.present[:, c] & d.present[:, b]]))
+    shared_tasks = len(distinct(d.item_task[d.present[:, c] & d.present[:, b]]))
     status: Literal["regressed", "no_regression", "undetermined"] = "no_regression"
     note: str | None = None
     mdr: float | None = None

@@ -13,9 +13,11 @@ partitions and a sort of the two tails instead of one partition at many places.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from statistics import NormalDist
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -162,10 +164,32 @@ def _t_ppf_upper(p: float, df: float) -> float:
 
 
 _NEGATIVE_ZERO = np.float64(-0.0).view(np.int64)
+FloatArray = npt.NDArray[np.float64]
+
+
+_Int = TypeVar("_Int", bound=np.integer)
+
+
+def distinct(x: npt.NDArray[_Int]) -> npt.NDArray[_Int]:
+    """``numpy.unique(x)`` of integers: the sorted distinct values, by one sort.
+
+    numpy.unique without ``return_*`` asks ``numpy.ma.is_masked`` first, which imports
+    numpy.ma on a run's first call (10 ms of every short run's start).
+    """
+    s = np.sort(x, axis=None)
+    if not s.size:
+        return s
+    out: npt.NDArray[_Int] = s[np.concatenate([[True], s[1:] != s[:-1]])]
+    return out
 
 
 def sample_quantiles(
-    x: npt.NDArray[np.float64], levels: Sequence[float], *, overwrite: bool = False
+    x: npt.NDArray[np.float64],
+    levels: Sequence[float],
+    *,
+    overwrite: bool = False,
+    centre: npt.NDArray[np.float64] | None = None,
+    spread: npt.NDArray[np.float64] | None = None,
 ) -> npt.NDArray[np.float64]:
     """``numpy.quantile(x, levels, axis=0)`` (method "linear"), bit for bit, faster.
 
@@ -178,6 +202,11 @@ def sample_quantiles(
         Quantile levels in [0, 1].
     overwrite : bool
         Reorder `x` in place (for temporaries) instead of a copy.
+    centre, spread : ndarray, shape (k,), optional
+        A guess at each column's centre and standard deviation (an estimate and its
+        standard error): with them the tails are found by thresholds
+        (`tail_order_statistics`) instead of partitions. Only the speed depends on
+        the guess: a column it misses is partitioned as without it.
 
     Returns
     -------
@@ -203,11 +232,10 @@ def sample_quantiles(
         or q.size == 0
         or np.isnan(x.min())
         # -0.0 ties with 0.0: which one numpy's partition leaves where is its own
-        or bool((x.view(np.int64) == _NEGATIVE_ZERO).any())
+        or (centre is None and _has_negative_zero(x))
     ):
         out: npt.NDArray[np.float64] = np.quantile(x, q, axis=0, overwrite_input=overwrite)
         return out
-    arr = x if overwrite else x.copy(order="K")
     # numpy's virtual indexes, neighbours and weights (`_get_indexes`, `_get_gamma`)
     virtual = (n - 1) * q
     prev = np.floor(virtual)
@@ -219,7 +247,37 @@ def sample_quantiles(
     gamma = virtual - prev
     i_prev = np.where(prev < 0, n - 1, prev).astype(np.intp)
     i_next = np.where(nxt < 0, n - 1, nxt).astype(np.intp)
-    wanted = np.union1d(i_prev, i_next)
+    wanted = distinct(np.concatenate([i_prev, i_next]))
+    stats = np.empty((wanted.size, x.shape[1]))
+    left = np.ones(x.shape[1], dtype=bool)  # columns still to partition
+    if centre is not None and spread is not None:
+        left = ~tail_order_statistics(x, wanted, centre, spread, out=stats)
+    if left.any():
+        part = x if left.all() else x.T[left].T  # a copy, stored by columns when x is
+        if centre is not None and _has_negative_zero(part):
+            whole: FloatArray = np.quantile(x, q, axis=0, overwrite_input=overwrite)
+            return whole
+        stats[:, left] = _partitioned(
+            x.copy(order="K") if part is x and not overwrite else part, wanted
+        )
+    pos = np.searchsorted(wanted, np.concatenate([i_prev, i_next]))
+    a, b = stats[pos[: q.size]], stats[pos[q.size :]]
+    t = gamma[:, None]
+    # numpy's `_lerp`, the same operations in the same order
+    diff_b_a = b - a
+    res: npt.NDArray[np.float64] = np.add(a, diff_b_a * t)
+    np.subtract(b, diff_b_a * (1 - t), out=res, where=t >= 0.5)
+    return res
+
+
+def _has_negative_zero(x: FloatArray) -> bool:
+    return bool((x.view(np.int64) == _NEGATIVE_ZERO).any())
+
+
+def _partitioned(arr: npt.NDArray[np.float64], wanted: npt.NDArray[np.intp]) -> FloatArray:
+    """The order statistics ``wanted`` (sorted) of each column of `arr`, reordering it:
+    one partition below the median and one above, then each tail sorted."""
+    n = arr.shape[0]
     low, high = wanted[wanted < n // 2], wanted[wanted >= n // 2]
     done = 0  # rows 0:done hold the order statistics 0:done
     if low.size:
@@ -231,13 +289,184 @@ def sample_quantiles(
         start = int(high.min())
         arr[done:].partition(start - done, axis=0)
         arr[start + 1 :].sort(axis=0)
-    a, b = arr[i_prev], arr[i_next]
-    t = gamma[:, None]
-    # numpy's `_lerp`, the same operations in the same order
-    diff_b_a = b - a
-    res: npt.NDArray[np.float64] = np.add(a, diff_b_a * t)
-    np.subtract(b, diff_b_a * (1 - t), out=res, where=t >= 0.5)
-    return res
+    out: FloatArray = arr[wanted]
+    return out
+
+
+TAIL_SLACK = 4.0
+"""Standard errors of a tail's count by which `tail_order_statistics` aims past it."""
+
+
+def tail_order_statistics(
+    x: FloatArray,
+    wanted: npt.NDArray[np.intp],
+    centre: FloatArray,
+    spread: FloatArray,
+    *,
+    out: FloatArray,
+) -> npt.NDArray[np.bool_]:
+    """Order statistics of the columns of `x` in its tails, found by thresholds.
+
+    For the order statistics ``wanted`` (sorted) below the median, the smallest
+    ``top + 1`` values of a column are all of them at or below a threshold when at
+    least ``top + 1`` values are; sorting the values past the threshold then gives
+    order statistics ``0 .. top`` bit for bit (equal values are equal bits: the caller
+    has ruled out NaN, and -0.0 is refused). Above the median likewise. Each threshold
+    is the normal quantile, of ``centre`` and ``spread``, at a share of the values a
+    little larger than the tail needs (`TAIL_SLACK`): two comparisons and one
+    extraction per value instead of two partitions. Writes the columns found into
+    ``out`` (len(wanted), k) and returns which they are; a column the guess missed
+    (too few values past a threshold, or more than a quarter) or with -0.0 past a
+    threshold is left to the caller.
+    """
+    n, k = x.shape
+    found = np.zeros(k, dtype=bool)
+    xt = x.T  # (k, n), C-contiguous when x is stored by columns
+    if not xt.flags.c_contiguous or n < 64:
+        return found
+    sd = np.asarray(spread, dtype=np.float64)
+    mid = np.asarray(centre, dtype=np.float64)
+    found = (sd > 0) & np.isfinite(sd) & np.isfinite(mid)
+    low, high = wanted[wanted < n // 2], wanted[wanted >= n // 2]
+    need, t = _thresholds(n, low, high, mid, sd)
+    found &= t[0] < t[1]  # the two tails must not meet
+    t = [np.where(found, t[0], -np.inf), np.where(found, t[1], np.inf)]
+    past, high_side = _masks(k, n)
+    np.less_equal(xt, t[0][:, None], out=past)
+    np.greater_equal(xt, t[1][:, None], out=high_side)
+    past |= high_side
+    flat = np.flatnonzero(past)  # by column, then by row
+    col = flat // n
+    vals = xt.reshape(-1)[flat]
+    is_low = vals <= t[0][col]
+    counts = [
+        np.bincount(col[is_low], minlength=k),
+        np.bincount(col[~is_low], minlength=k),
+    ]
+    for c, want in zip(counts, need, strict=True):
+        found &= (c >= want) & (c <= n // 4)
+    # every zero of a column is past a threshold or none is: -0.0 there is refused
+    found[col[vals.view(np.int64) == _NEGATIVE_ZERO]] = False
+    if not found.any():
+        return found
+    if not found.all():
+        keep = found[col]
+        vals, col = vals[keep], col[keep]
+    cols = np.flatnonzero(found)
+    n_lo, n_hi = counts[0][cols], counts[1][cols]
+    tally = n_lo + n_hi
+    width = int(tally.max())
+    pad = np.full((cols.size, width), np.inf)
+    starts = np.cumsum(tally) - tally
+    at = np.arange(vals.size) - np.repeat(starts, tally)
+    pad[np.repeat(np.arange(cols.size), tally), at] = vals
+    pad.sort(axis=1)  # each column's low tail, then its high tail, then the pad
+    sel = np.arange(cols.size)[:, None]
+    for below, idx in ((True, low), (False, high)):
+        if not idx.size:
+            continue
+        # order statistic i: the low tail's i-th; the high tail's i - (n - n_hi)-th
+        pick = idx[None, :] if below else n_lo[:, None] + idx[None, :] - (n - n_hi)[:, None]
+        out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[sel, pick].T
+    return found
+
+
+def _thresholds(
+    n: int,
+    low: npt.NDArray[np.intp],
+    high: npt.NDArray[np.intp],
+    mid: FloatArray,
+    sd: FloatArray,
+) -> tuple[list[int], list[FloatArray]]:
+    """Per tail, the values it needs and each column's threshold (an empty tail:
+    none, and a threshold no value passes)."""
+    need, t = [], []
+    for below, idx in ((True, low), (False, high)):
+        count = (int(idx.max()) + 1 if below else n - int(idx.min())) if idx.size else 0
+        share = count / n
+        aim = min(0.25, share + TAIL_SLACK * math.sqrt(share * (1.0 - share) / n) + 2.0 / n)
+        step = norm_ppf(aim) * sd  # negative
+        need.append(count)
+        if not idx.size:
+            t.append(np.full(mid.shape, -np.inf if below else np.inf))
+        else:
+            t.append(mid + step if below else mid - step)
+    return need, t
+
+
+_SCRATCH = threading.local()
+MASK_CACHE = 2**21
+"""Largest masks (bytes) `_masks` keeps for the next call of its thread."""
+
+
+def _masks(k: int, n: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Two (k, n) boolean arrays for `tail_order_statistics`, kept from call to call
+    (per thread) up to `MASK_CACHE` bytes: a fresh pair each time costs its page faults
+    again, as much as the comparisons that fill them."""
+    if k * n > MASK_CACHE:
+        return np.empty((k, n), dtype=bool), np.empty((k, n), dtype=bool)
+    held = getattr(_SCRATCH, "masks", None)
+    if held is None or held.size < 2 * k * n:
+        held = _SCRATCH.masks = np.empty(2 * max(k * n, 2**16), dtype=bool)
+    return held[: k * n].reshape(k, n), held[k * n : 2 * k * n].reshape(k, n)
+
+
+def _renumbered(
+    rows: FloatArray, ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp]
+) -> tuple[FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The rows the pairs name, renumbered in the order the pairs first name them.
+
+    Returns ``(zt, pa, pb, starts)``: the rows as one contiguous copy, the pairs'
+    positions in it, and where the runs of pairs ``(a, b), (a, b + 1), ...`` start
+    (with the end last): all pairs of a model with the models after it in a ranking
+    read one slice of rows against one row instead of gathering two rows per pair.
+    """
+    ends = np.column_stack([ia, ib]).reshape(-1)
+    cols, first = np.unique(ends, return_index=True)
+    seen = cols[np.argsort(first, kind="stable")]  # rows in order of first use
+    pos = np.empty(int(cols[-1]) + 1 if cols.size else 0, dtype=np.intp)
+    pos[seen] = np.arange(seen.size)
+    pa, pb = pos[ia], pos[ib]
+    zt = np.ascontiguousarray(rows[seen])
+    cut = np.flatnonzero((pa[1:] != pa[:-1]) | (pb[1:] != pb[:-1] + 1)) + 1
+    starts = np.concatenate([[0], cut, [pa.size]]).astype(np.intp)
+    return zt, pa, pb, starts
+
+
+def difference_rows(
+    rows: FloatArray, ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp], chunk: int
+) -> Iterator[tuple[int, FloatArray]]:
+    """``(p0, d)`` with ``d[j] = rows[ia[p0 + j]] - rows[ib[p0 + j]]``, `chunk` pairs
+    at a time in one reused buffer (valid until the next chunk).
+
+    The same subtraction of each element as ``rows[ia] - rows[ib]``, without the two
+    gathered temporaries: runs of pairs (`_renumbered`) subtract a slice of rows from
+    one row; other pairs gather into the buffer.
+    """
+    if not ia.size:
+        return
+    zt, pa, pb, starts = _renumbered(rows, ia, ib)
+    width = min(chunk, ia.size)
+    buf = np.empty((width, zt.shape[1]))
+    short = 4 * (starts.size - 1) > pa.size  # short runs: gather both rows of each pair
+    other = np.empty((width, zt.shape[1])) if short else buf
+    for p0 in range(0, ia.size, chunk):
+        p1 = min(ia.size, p0 + chunk)
+        d = buf[: p1 - p0]
+        if short:
+            e = other[: p1 - p0]
+            np.take(zt, pa[p0:p1], axis=0, out=d)
+            np.take(zt, pb[p0:p1], axis=0, out=e)
+            d -= e
+        else:
+            j = p0
+            run = int(np.searchsorted(starts, p0, side="right"))
+            while j < p1:
+                e0 = min(p1, int(starts[run]))
+                b0 = int(pb[j])
+                np.subtract(zt[pa[j]], zt[b0 : b0 + e0 - j], out=d[j - p0 : e0 - p0])
+                j, run = e0, run + 1
+        yield p0, d
 
 
 ROW_CHUNK = 4096  # rows of a max taken at once (a chunk's columns stay in cache)
@@ -273,48 +502,83 @@ def abs_diff_row_max(
     """``(numpy.abs(z[:, ia] - z[:, ib]) / scale).max(axis=1)``, the same numbers.
 
     The same subtraction, absolute value and division of each element, on the
-    transposed draws (each difference a contiguous row) and a running maximum down
-    them, a chunk of at most `DIFF_ELEMENTS` differences at a time in reused buffers
-    (a maximum is exact: chunking changes no bit; 200 models' 19,900 pairs no longer
-    hold a pairs x draws array). The columns are renumbered in the order the pairs
-    first name them, so that all pairs of a model with the models after it in a
-    ranking, ``(a, b), (a, c), ...``, read one slice of rows against one row instead
-    of gathering two rows per pair.
+    transposed draws (`difference_rows`: each difference a contiguous row) and a
+    running maximum down them, at most `DIFF_ELEMENTS` differences at a time (a
+    maximum is exact: chunking changes no bit; 200 models' 19,900 pairs never hold a
+    pairs x draws array).
     """
-    ends = np.column_stack([ia, ib]).reshape(-1)
-    cols, first = np.unique(ends, return_index=True)
-    seen = cols[np.argsort(first, kind="stable")]  # columns in order of first use
-    pos = np.empty(int(cols[-1]) + 1 if cols.size else 0, dtype=np.intp)
-    pos[seen] = np.arange(seen.size)
-    pa, pb = pos[ia], pos[ib]
-    zt = np.ascontiguousarray(z.T[seen])
-    rows = zt.shape[1]
-    step = max(1, DIFF_ELEMENTS // max(1, rows))
-    # runs of pairs (a, b), (a, b + 1), ...: one row against a slice of rows
-    cut = np.flatnonzero((pa[1:] != pa[:-1]) | (pb[1:] != pb[:-1] + 1)) + 1
-    starts = np.concatenate([[0], cut, [pa.size]]).astype(np.intp)
-    width = min(step, pa.shape[0])
-    buf = np.empty((width, rows))
-    out: npt.NDArray[np.float64] = np.full(rows, -np.inf)
-    if 4 * (starts.size - 1) > pa.size:  # short runs: gather both rows of each pair
-        other = np.empty((width, rows))
-        for p0 in range(0, pa.shape[0], step):
-            d, e = buf[: pa[p0 : p0 + step].shape[0]], other[: pa[p0 : p0 + step].shape[0]]
-            np.take(zt, pa[p0 : p0 + step], axis=0, out=d)
-            np.take(zt, pb[p0 : p0 + step], axis=0, out=e)
-            d -= e
-            np.abs(d, out=d)
-            d /= scale[p0 : p0 + step, None]
-            np.maximum(out, d.max(axis=0), out=out)
+    out: npt.NDArray[np.float64] = np.full(z.shape[0], -np.inf)
+    step = max(1, DIFF_ELEMENTS // max(1, z.shape[0]))
+    for p0, d in difference_rows(z.T, ia, ib, step):
+        np.abs(d, out=d)
+        np.divide(d, scale[p0 : p0 + d.shape[0], None], out=d)
+        np.maximum(out, d.max(axis=0), out=out)
+    return out
+
+
+def abs_diff_row_max_from(
+    z: FloatArray,
+    ia: npt.NDArray[np.intp],
+    ib: npt.NDArray[np.intp],
+    scale: FloatArray,
+    k: int,
+) -> FloatArray:
+    """`abs_diff_row_max`'s values where they reach its k-th order statistic.
+
+    Returns an array whose order statistics ``k, k + 1, ...`` are those of
+    ``abs_diff_row_max(z, ia, ib, scale)`` bit for bit; rows below the k-th are -inf
+    or their true value. For a quantile at or above the k-th, the same numbers.
+
+    Branch and bound: the columns of `z` (the models) are cut into groups of about
+    ``sqrt(width)``; a block of pairs between groups g and h can reach at most
+    ``max(max_g - min_h, max_h - min_g) / min(scale)`` in a row (rounding is
+    monotone, so this bounds each pair's computed value too). A lower bound of each
+    row, its largest and smallest columns' pair, gives a value ``lam`` at most the
+    k-th order statistic; a block is computed exactly only in the rows where its
+    bound reaches ``lam``. A row whose computed maximum reaches ``lam`` is exact (every
+    block left out is below it); every other row's true maximum is below ``lam``.
+    """
+    rows, width = z.shape
+    out = np.full(rows, -np.inf)
+    if not ia.size or rows == 0:
         return out
-    for s0, e0 in zip(starts[:-1].tolist(), starts[1:].tolist(), strict=True):
-        a = int(pa[s0])
-        for p0 in range(s0, e0, step):
-            p1 = min(e0, p0 + step)
-            b0 = int(pb[p0])
-            d = buf[: p1 - p0]
-            np.subtract(zt[a], zt[b0 : b0 + p1 - p0], out=d)
+    sd = np.full((width, width), np.inf)
+    sd[ia, ib] = scale
+    sd[ib, ia] = scale
+    # lower bound of each row: the pair of its largest and smallest column
+    hi_col, lo_col = z.argmax(axis=1), z.argmin(axis=1)
+    r = np.arange(rows)
+    pair_sd = sd[hi_col, lo_col]
+    lower = np.where(
+        np.isfinite(pair_sd), np.abs(z[r, hi_col] - z[r, lo_col]) / pair_sd, -np.inf
+    )
+    lam = float(np.partition(lower, k)[k])
+    size = max(1, math.isqrt(width))
+    group = np.arange(width) // size
+    n_groups = int(group[-1]) + 1
+    starts = np.arange(0, width, size)
+    g_max = np.maximum.reduceat(z, starts, axis=1)
+    g_min = np.minimum.reduceat(z, starts, axis=1)
+    ga, gb = group[ia], group[ib]
+    g1, g2 = np.minimum(ga, gb), np.maximum(ga, gb)
+    block = g1 * n_groups + g2
+    order = np.argsort(block, kind="stable")
+    bounds = np.searchsorted(block[order], np.arange(n_groups * n_groups + 1))
+    for g in range(n_groups):
+        for h in range(g, n_groups):
+            b = g * n_groups + h
+            members = order[bounds[b] : bounds[b + 1]]
+            if not members.size:
+                continue
+            reach = np.maximum(g_max[:, g] - g_min[:, h], g_max[:, h] - g_min[:, g])
+            reach /= scale[members].min()
+            need = np.flatnonzero(reach >= lam)
+            if not need.size:
+                continue
+            sub = z[need]
+            d = sub[:, ia[members]] - sub[:, ib[members]]
             np.abs(d, out=d)
-            d /= scale[p0:p1, None]
-            np.maximum(out, d.max(axis=0), out=out)
+            d /= scale[members]
+            np.maximum(out[need], d.max(axis=1), out=d[:, 0])
+            out[need] = d[:, 0]
     return out

@@ -37,6 +37,18 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
 PAIR_CHUNK = 64
+GRAM_PAIR_CHUNK = 2048
+"""Differences whose degrees of freedom are found at once from the strata's sums."""
+GRAM_MIN_PAIRS = 256
+"""Fewer differences are summed over their units (a product per stratum costs more)."""
+GRAM_MAX_STRATA = 1024
+"""More strata: the differences are summed over their units (one product each)."""
+GRAM_ELEMENTS = 2**22
+"""Most numbers the strata's sums of products may hold (32 MiB); beyond, pairs are
+summed over their units."""
+CANCEL = 1e-3
+"""A stratum's variance of a difference below this share of its terms is summed over
+its units (the sums of products would lose digits to cancellation)."""
 
 
 def stratum_df(den: FloatArray, power: float) -> FloatArray:
@@ -112,45 +124,110 @@ class Variances:
     def df(
         self, ia: IntArray, ib: IntArray | None = None, *, upper: FloatArray
     ) -> FloatArray:
-        """Effective df of ``est[ia]`` (or of ``est[ia] - est[ib]``), at most ``upper``."""
+        """Effective df of ``est[ia]`` (or of ``est[ia] - est[ib]``), at most ``upper``.
+
+        For `GRAM_MIN_PAIRS` differences or more, each stratum's variance comes from the
+        per-stratum sums of
+        products of the influence values (`_gram`), ``w_a^2 G_aa + w_b^2 G_bb - 2 w_a
+        w_b G_ab``, instead of from the units of every pair: the same sum in another
+        order. A difference whose variance cancels (below `CANCEL` of its terms), or
+        whose degrees of freedom fall within about 1e-6 of where the rounding to two
+        significant digits (or to the design df) changes, is summed over its units as
+        before, so the order of the sums changes no degree of freedom.
+        """
         out = np.array(upper, dtype=np.float64)
-        n_strata = self.starts.shape[0] - 1
-        sizes = np.diff(self.starts)
-        firsts = self.starts[:-1][sizes > 0]
-        for c0 in range(0, ia.shape[0], PAIR_CHUNK):
-            a = ia[c0 : c0 + PAIR_CHUNK]
-            b = None if ib is None else ib[c0 : c0 + PAIR_CHUNK]
-            z = self.resid[:, self.column[a]] * self.weight[:, a][self.unit_stratum]
-            nu = np.where(self.weight[:, a] > 0, self.nu[:, self.column[a]], np.inf)
-            if b is not None:
-                z -= self.resid[:, self.column[b]] * self.weight[:, b][self.unit_stratum]
-                nu_b = np.where(self.weight[:, b] > 0, self.nu[:, self.column[b]], np.inf)
-                nu = np.minimum(nu, nu_b)
-            v = np.zeros((n_strata, a.shape[0]))
-            v[sizes > 0] = np.add.reduceat(z * z, firsts, axis=0)
-            for h, (outs, dev) in self.ratio_dev.items():
-                v[h] = self._replicate_var(outs, dev, a, b)
-            parts_v, parts_nu = [v], [nu]
-            for g in self.groups:
-                gv, gnu = group_variance(g, self.weight, self.column, a, b)
-                parts_v.append(gv[None, :])
-                parts_nu.append(gnu[None, :])
-            v, nu = np.vstack(parts_v), np.vstack(parts_nu)
-            v = np.where((nu >= 1) & np.isfinite(nu), v, 0.0)
-            total = v.sum(axis=0)
-            spread = np.divide(v * v, nu, out=np.zeros_like(v), where=v > 0).sum(axis=0)
-            ok = (total > 0) & (spread > 0)
-            sat = np.divide(total**2, spread, out=np.zeros_like(total), where=ok)
-            lower = np.where(v > 0, nu, np.inf).min(axis=0)
-            cur = out[c0 : c0 + PAIR_CHUNK]
-            # Strictly below the design df: rounded down to two significant digits
-            # (conservative, and t quantiles get reused); at it, the design df exactly.
-            below = ok & (sat < cur * (1.0 - 1e-9))
-            digits = 10.0 ** (np.floor(np.log10(np.where(below, sat, 1.0))) - 1.0)
-            rounded = np.maximum(np.floor(sat / digits) * digits, np.where(ok, lower, 0.0))
-            out[c0 : c0 + PAIR_CHUNK] = np.where(below, np.minimum(rounded, cur), cur)
+        gram = None if ib is None or ia.size < GRAM_MIN_PAIRS else self._gram()
+        chunk = PAIR_CHUNK if gram is None else GRAM_PAIR_CHUNK
+        for c0 in range(0, ia.shape[0], chunk):
+            a = ia[c0 : c0 + chunk]
+            b = None if ib is None else ib[c0 : c0 + chunk]
+            cur = out[c0 : c0 + chunk]
+            if gram is None or b is None:
+                out[c0 : c0 + chunk], _ = self._effective(a, b, self._unit_v(a, b), cur)
+                continue
+            v, shaky = self._gram_v(gram, a, b)
+            if shaky.any():
+                v[:, shaky] = self._unit_v(a[shaky], b[shaky])
+            got, near = self._effective(a, b, v, cur)
+            near &= ~shaky
+            if near.any():
+                got[near], _ = self._effective(
+                    a[near], b[near], self._unit_v(a[near], b[near]), cur[near]
+                )
+            out[c0 : c0 + chunk] = got
         dead = self.undetermined(ia, ib)
         return np.where(dead, 0.0, out)
+
+    def _unit_v(self, a: IntArray, b: IntArray | None) -> FloatArray:
+        """(H, P) each stratum's variance of est[a] (- est[b]), summed over its units."""
+        sizes = np.diff(self.starts)
+        z = self.resid[:, self.column[a]] * self.weight[:, a][self.unit_stratum]
+        if b is not None:
+            z -= self.resid[:, self.column[b]] * self.weight[:, b][self.unit_stratum]
+        v = np.zeros((sizes.shape[0], a.shape[0]))
+        v[sizes > 0] = np.add.reduceat(z * z, self.starts[:-1][sizes > 0], axis=0)
+        return v
+
+    def _gram(self) -> FloatArray | None:
+        """(H, K, K) each stratum's sums of products of the influence values, or None
+        when that would hold more than `GRAM_ELEMENTS` numbers or take more than
+        `GRAM_MAX_STRATA` products."""
+        n_strata, k = self.starts.shape[0] - 1, self.resid.shape[1]
+        if n_strata * k * k > GRAM_ELEMENTS or n_strata > GRAM_MAX_STRATA:
+            return None
+        out = np.empty((n_strata, k, k))
+        for h in range(n_strata):
+            r = self.resid[self.starts[h] : self.starts[h + 1]]
+            out[h] = r.T @ r
+        return out
+
+    def _gram_v(
+        self, gram: FloatArray, a: IntArray, b: IntArray
+    ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """(H, P) the strata's variances of est[a] - est[b] from `gram`, and the pairs
+        where they cancel (to be summed over the units instead)."""
+        ca, cb = self.column[a], self.column[b]
+        wa, wb = self.weight[:, a], self.weight[:, b]
+        diag = np.diagonal(gram, axis1=1, axis2=2)  # (H, K)
+        terms = wa * wa * diag[:, ca] + wb * wb * diag[:, cb]
+        v = terms - 2.0 * wa * wb * gram[:, ca, cb]
+        shaky: npt.NDArray[np.bool_] = np.asarray((v < CANCEL * terms).any(axis=0))
+        return np.maximum(v, 0.0), shaky
+
+    def _effective(
+        self, a: IntArray, b: IntArray | None, v: FloatArray, cur: FloatArray
+    ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """The effective df from the strata's variances `v` (H, P), at most `cur`; and
+        where they lie within about 1e-6 of a change of the rounding."""
+        nu = np.where(self.weight[:, a] > 0, self.nu[:, self.column[a]], np.inf)
+        if b is not None:
+            nu_b = np.where(self.weight[:, b] > 0, self.nu[:, self.column[b]], np.inf)
+            nu = np.minimum(nu, nu_b)
+        for h, (outs, dev) in self.ratio_dev.items():
+            v[h] = self._replicate_var(outs, dev, a, b)
+        parts_v, parts_nu = [v], [nu]
+        for g in self.groups:
+            gv, gnu = group_variance(g, self.weight, self.column, a, b)
+            parts_v.append(gv[None, :])
+            parts_nu.append(gnu[None, :])
+        v, nu = np.vstack(parts_v), np.vstack(parts_nu)
+        v = np.where((nu >= 1) & np.isfinite(nu), v, 0.0)
+        total = v.sum(axis=0)
+        spread = np.divide(v * v, nu, out=np.zeros_like(v), where=v > 0).sum(axis=0)
+        ok = (total > 0) & (spread > 0)
+        sat = np.divide(total**2, spread, out=np.zeros_like(total), where=ok)
+        lower = np.where(v > 0, nu, np.inf).min(axis=0)
+        # Strictly below the design df: rounded down to two significant digits
+        # (conservative, and t quantiles get reused); at it, the design df exactly.
+        below = ok & (sat < cur * (1.0 - 1e-9))
+        digits = 10.0 ** (np.floor(np.log10(np.where(below, sat, 1.0))) - 1.0)
+        steps = sat / digits
+        rounded = np.maximum(np.floor(steps) * digits, np.where(ok, lower, 0.0))
+        near = ok & (
+            (below & (np.abs(steps - np.round(steps)) < 1e-4))
+            | (np.abs(sat - cur * (1.0 - 1e-9)) <= 1e-6 * cur)
+        )
+        return np.where(below, np.minimum(rounded, cur), cur), near
 
     @staticmethod
     def _replicate_var(

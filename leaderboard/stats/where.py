@@ -25,6 +25,7 @@ from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import group_levels
 from leaderboard.stats.noise import EpochCounts
+from leaderboard.stats.quantiles import distinct
 
 __all__ = [
     "Planned",
@@ -60,7 +61,7 @@ def plan_breakdown(plan: EstimatePlan, d: Design, candidate: int, baseline: int)
                 plan.add(candidate, partner=baseline, task=int(t)),
                 plan.add(baseline, partner=candidate, task=int(t)),
             )
-            for t in np.unique(d.item_task[shared])
+            for t in distinct(d.item_task[shared])
         ]
     return tuple(out)
 
