@@ -130,6 +130,9 @@ class Flips(_Model):
     )
 
 
+FlakyWhy = Literal["epochs", "history"]
+
+
 class ItemMove(_Model):
     """One item's scores in both runs, for the items that dropped most."""
 
@@ -139,6 +142,41 @@ class ItemMove(_Model):
     candidate_score: float = Field(description="the candidate's mean over its samples")
     baseline_samples: int = 1
     candidate_samples: int = 1
+    flaky: bool = Field(
+        default=False,
+        description="the item's outcome differs between runs with no change: its "
+        "epochs disagree within one run, or its result differs across the kept runs "
+        "of the same model (`flaky_why` says which; docs/gate-against-main.md)",
+    )
+    flaky_why: list[FlakyWhy] = Field(
+        default_factory=list,
+        description='"epochs": pass and fail samples within the baseline\'s or the '
+        'candidate\'s run; "history": different outcomes across the kept runs read',
+    )
+
+
+class FlakyItem(_Model):
+    """A pass/fail item whose outcome differs between runs with no change."""
+
+    task: str
+    item_id: str
+    baseline_score: float = Field(description="the baseline's mean over its samples")
+    candidate_score: float = Field(description="the candidate's mean over its samples")
+    baseline_samples: int = 1
+    candidate_samples: int = 1
+    flipped: bool = Field(
+        description="its outcome (pass at a mean of 0.5 or more) differs between the "
+        "baseline and the candidate"
+    )
+    why: list[FlakyWhy] = Field(
+        description='"epochs": its samples disagree within the baseline\'s or the '
+        'candidate\'s run; "history": its outcome differs across the kept runs read'
+    )
+    history: list[float] = Field(
+        default_factory=list,
+        description="with history-branch: the item's mean score in each kept run read "
+        "that holds it, oldest first (the baseline's run last)",
+    )
 
 
 class ScopeDiff(_Model):
@@ -290,6 +328,17 @@ class GateComparison(_Model):
         description="item-level data: the items whose score dropped most (candidate "
         "below baseline), largest drop first, at most 10",
     )
+    flaky_items: list[FlakyItem] = Field(
+        default_factory=list,
+        description="pass/fail item-level data, an overall comparison: the shared items "
+        "whose outcome differs between runs with no change (epochs that disagree, or "
+        "kept runs of the same model that differ), flipped ones first, at most 50",
+    )
+    flaky_runs: int = Field(
+        default=0,
+        description="kept runs of the baseline's model read for `flaky_items` (the "
+        "baseline's run included); 0 without history-branch",
+    )
     breakdown: list[ScopeDiff] = Field(
         default_factory=list,
         description="for an overall comparison: the paired difference within each "
@@ -319,6 +368,25 @@ class GateComparison(_Model):
         return data
 
 
+class KeptMean(_Model):
+    """One model's mean and interval in one kept run (as the history's index holds it)."""
+
+    mean: float
+    lo: float
+    hi: float
+
+
+class TrendPoint(_Model):
+    """One kept run of the history branch, as the trend chart reads it."""
+
+    commit: str = Field(description="the commit the run was stored for")
+    stored_at: str | None = None
+    models: dict[str, KeptMean] = Field(
+        default_factory=dict,
+        description="model id (of the kept run) -> its mean and interval",
+    )
+
+
 class BaselineRun(_Model):
     """The second run the gate compares with, when the baseline is a whole run.
 
@@ -345,6 +413,12 @@ class BaselineRun(_Model):
     commits_behind: int | None = Field(
         default=None,
         description="first-parent commits between the stored run and the base commit",
+    )
+    trend: list[TrendPoint] = Field(
+        default_factory=list,
+        description="history: the kept runs up to the baseline's, oldest first (at most "
+        "20), each with the mean and interval of the models this run also holds; "
+        "what the comment's trend chart draws",
     )
 
 

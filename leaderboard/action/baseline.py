@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from leaderboard.action.earlier import earlier_records, trend_points
 from leaderboard.action.event import PR_EVENTS, Event, resolve_target
 from leaderboard.action.gitdata import Api, GitDataError
 from leaderboard.action.history import WALK_LIMIT, History, HistoryUnreadable
@@ -38,6 +39,8 @@ class Choice:
     run: BaselineRun | None = None
     note: str | None = None  # set: no baseline run could be read (no_baseline_run)
     notes: tuple[str, ...] = ()  # what the loader changed in the baseline files
+    # the kept runs read for flaky items, oldest first, `runs` last (history only)
+    history: tuple[tuple[EvalRun, ...], ...] = ()
 
 
 def read_runs(settings: Settings, paths: Sequence[str]) -> tuple[list[EvalRun], list[str]]:
@@ -136,7 +139,9 @@ def _from_history(
                 sha, ref = client.pull_base(number)
             if not isinstance(sha, str) or not sha:
                 return Choice(note=f"The event names no base commit to look up. {fill}")
-            found = History(client, branch, settings.comment_header).find(sha)
+            history = History(client, branch, settings.comment_header)
+            found = history.find(sha)
+            earlier = () if found is None else earlier_records(history, found, log)
         except (GitDataError, HistoryUnreadable) as exc:
             log.warning(f"the kept run could not be read: {exc}", title=_TITLE)
             heal = (
@@ -172,7 +177,9 @@ def _from_history(
             commit=run.commit,
             stored_at=run.stored_at or None,
             commits_behind=found.commits_behind,
+            trend=trend_points(found),
         ),
+        history=earlier,
     )
 
 

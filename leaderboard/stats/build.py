@@ -39,6 +39,7 @@ from leaderboard.stats.bootstrap import (
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.family import pairwise_level
+from leaderboard.stats.flaky import mark_flaky
 from leaderboard.stats.floors import wilson_floor
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
@@ -58,6 +59,7 @@ from leaderboard.stats.request import (
 from leaderboard.stats.ruled_out import DEFAULT_MAX_DROP
 from leaderboard.stats.two_runs import (
     TwoRuns,
+    baseline_id,
     label_of,
     no_baseline_run,
     two_run_gate,
@@ -454,6 +456,17 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
     )
     gate = _finish_gate(
         with_guardrails(gate, guard), two, baseline_run, baseline_missing, anchor
+    )
+    gate = mark_flaky(
+        gate,
+        runs,
+        history=() if second is None else second.history,
+        stored_model=None
+        if two is None or baseline_runs is None
+        else {
+            baseline_id(r.model_id, label_of(baseline_run)): r.model_id
+            for r in baseline_runs
+        },
     )
     return Report(
         generator=_generator(),
