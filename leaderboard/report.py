@@ -417,7 +417,7 @@ class BaselineRun(_Model):
     trend: list[TrendPoint] = Field(
         default_factory=list,
         description="history: the kept runs up to the baseline's, oldest first (at most "
-        "20), each with the mean and interval of the models this run also holds; "
+        "12), each with the mean and interval of the models this run also holds; "
         "what the comment's trend chart draws",
     )
 

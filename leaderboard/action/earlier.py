@@ -17,13 +17,11 @@ from leaderboard.action.gitdata import GitDataError
 from leaderboard.action.history import MAX_RUN_BYTES, Found, History, HistoryUnreadable
 from leaderboard.action.runner import Log
 from leaderboard.inputs import EvalRun
+from leaderboard.render.trend import TREND_RUNS
 from leaderboard.report import KeptMean, TrendPoint
 from leaderboard.stats.flaky import FLAKY_RUNS
 
 __all__ = ["FLAKY_RUNS", "MAX_RUN_BYTES", "TREND_RUNS", "earlier_records", "trend_points"]
-
-#: Kept runs drawn in the trend chart, the baseline's the last of them.
-TREND_RUNS = 20
 
 
 def _upto(found: Found) -> list[str]:

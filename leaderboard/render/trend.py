@@ -6,10 +6,11 @@ table beside it. One ``xychart-beta`` line per model (the chart has no legend, s
 never two models in one chart), at most `TREND_MODELS` models:
 
 - the x-axis is the kept runs, oldest first, each labelled by its commit (7 hex
-  digits); xychart-beta has no per-point annotation, so the labels carry the marks:
-  ``base`` the run a pull request is gated against, ``step`` a step change
-  (`leaderboard.stats.steps`), and the last point ``PR`` (this pull request's run) or
-  ``new`` (the push just stored);
+  digits); xychart-beta has no per-point annotation, so a marked run's label is its
+  mark instead: ``base`` the run a pull request is gated against, ``step`` a step
+  change (`leaderboard.stats.steps`, named with its commit under the chart), and the
+  last point ``PR`` (this pull request's run) or ``new`` (the push just stored); the
+  table beside the chart names every run's commit;
 - the y-axis is the mean score, its range the lowest and highest interval end shown;
   the chart draws the means only, the table has the intervals.
 
@@ -34,9 +35,13 @@ from leaderboard.render.numbers import ci, count, num
 from leaderboard.report import Report
 from leaderboard.stats.steps import STEP_WINDOW, step_changes
 
-__all__ = ["TREND_MODELS", "Point", "Series", "pr_trend", "trend_block"]
+__all__ = ["TREND_MODELS", "TREND_RUNS", "Point", "Series", "pr_trend", "trend_block"]
 
 TREND_MODELS = 3  # models charted
+#: Kept runs charted (the latest): with one more point (this pull request's run), 13
+#: x-axis labels fit a 900 px comment column and a phone's without touching
+#: (tests/render/test_render_trend_layout.py measures them).
+TREND_RUNS = 12
 _MARKS = {"base": "base", "step": "step", "pr": "PR", "new": "new"}
 
 
@@ -60,8 +65,15 @@ class Series:
 
 
 def _label(p: Point) -> str:
-    sha = "" if p.commit is None else mermaid_text(p.commit[:7], 7)
-    return " ".join([sha, *(_MARKS[m] for m in p.marks)]).strip() or "_"
+    """The x-axis label: the commit's 7 hex digits, or its marks in their place.
+
+    A label wider than its slot overlaps its neighbours (measured in Chromium: 13
+    runs in a 900 px column leave about 46 px a run, a phone half that), so a marked
+    run shows its mark alone; the table beside the chart names its commit.
+    """
+    if p.marks:
+        return " ".join(_MARKS[m] for m in p.marks)
+    return "_" if p.commit is None else mermaid_text(p.commit[:7], 7)
 
 
 def _axis(points: Sequence[Point]) -> tuple[float, float]:
@@ -157,6 +169,7 @@ def trend_block(series: Sequence[Series], *, what: str) -> tuple[str, list[str]]
     markdown, e.g. "`PR` this pull request's run").
     """
     shown = [with_steps(s) for s in series if len(s.points) > 1][:TREND_MODELS]
+    shown = [Series(s.model, s.points[-(TREND_RUNS + 1) :]) for s in shown]
     if not shown:
         return "", []
     parts = [mermaid_chart(s) for s in shown]
