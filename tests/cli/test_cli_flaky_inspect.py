@@ -59,7 +59,7 @@ def test_flaky__real_epochs_log__disagreeing_epochs_marked(
 def test_flaky__one_epoch_against_three__only_the_run_with_epochs_can_disagree(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, out, err, data = _run(capsys, tmp_path, "epochs")
+    code, _out, err, data = _run(capsys, tmp_path, "epochs")
     assert code in (0, 1), err
     c = _overall(data)
     flaky = {f["item_id"]: f for f in c["flaky_items"]}

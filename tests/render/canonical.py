@@ -13,14 +13,14 @@ from leaderboard.report import (
     BaselineRun,
     FlakyItem,
     Flips,
-    ItemMove,
-    KeptMean,
-    TrendPoint,
     Gate,
     GateComparison,
+    ItemMove,
+    KeptMean,
     PairwiseDiff,
     Report,
     ScopeDiff,
+    TrendPoint,
 )
 from tests.conftest import with_gate
 from tests.render.render_samples import golden_report, row

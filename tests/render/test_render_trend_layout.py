@@ -12,6 +12,7 @@ laptop's and a phone's width. A hostile model id renders as text.
 from __future__ import annotations
 
 import functools
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -107,12 +108,13 @@ def test_trend_layout__charts_render_and_fit_the_column(
         assert chart["ok"], chart
         assert 0 < chart["width"] <= chart["column"] + 0.5, (width, chart["width"])
         assert chart["height"] > 100, chart
-        assert chart["line"] and chart["lineBox"] > chart["width"] * 0.5, chart
+        assert chart["line"], chart
+        assert chart["lineBox"] > chart["width"] * 0.5, chart  # across the plot
         labels = chart["labels"]
         assert [x[0] for x in labels[-2:]] == ["base", "PR"], labels
         assert len(labels) == TREND_RUNS + 1, labels  # each kept run, and this run
         # the x-axis labels never touch: each ends before the next begins
-        touching = [(a[0], b[0]) for a, b in zip(labels, labels[1:]) if a[2] > b[1]]
+        touching = [(a[0], b[0]) for a, b in itertools.pairwise(labels) if a[2] > b[1]]
         assert not touching, f"at {width} px x-axis labels overlap: {touching}"
         assert min(x[3] for x in labels) >= 7, labels  # readable, not shrunk to dots
     assert "step" in [x[0] for x in charts[0]["labels"]], charts[0]["labels"]
