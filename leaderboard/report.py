@@ -155,22 +155,13 @@ class ItemMove(_Model):
     )
 
 
-class FlakyItem(_Model):
-    """A pass/fail item whose outcome differs between runs with no change."""
+class FlakyItem(ItemMove):
+    """A pass/fail item whose outcome differs between runs with no change: an
+    `ItemMove` (``flaky`` true, ``flaky_why`` the evidence) whether it moved or not."""
 
-    task: str
-    item_id: str
-    baseline_score: float = Field(description="the baseline's mean over its samples")
-    candidate_score: float = Field(description="the candidate's mean over its samples")
-    baseline_samples: int = 1
-    candidate_samples: int = 1
     flipped: bool = Field(
         description="its outcome (pass at a mean of 0.5 or more) differs between the "
         "baseline and the candidate"
-    )
-    why: list[FlakyWhy] = Field(
-        description='"epochs": its samples disagree within the baseline\'s or the '
-        'candidate\'s run; "history": its outcome differs across the kept runs read'
     )
     history: list[float] = Field(
         default_factory=list,

@@ -60,7 +60,7 @@ def flaky_lines(c: GateComparison, limit: int = FLAKY_SHOWN) -> list[str]:
             f"{item_score(f.baseline_score, f.baseline_samples)}"
             f" → {item_score(f.candidate_score, f.candidate_samples)}"
             f"{' · flipped' if f.flipped else ''} · "
-            + ", ".join(_WHY[w] for w in f.why)
+            + ", ".join(_WHY[w] for w in f.flaky_why)
             + _history(f)
         )
     if len(c.flaky_items) > limit:

@@ -137,8 +137,9 @@ def _marked(
                 candidate_score=sum(cs) / len(cs),
                 baseline_samples=len(bs),
                 candidate_samples=len(cs),
+                flaky=True,
+                flaky_why=why,
                 flipped=_passes(bs) != _passes(cs),
-                why=why,
                 history=[sum(p) / len(p) for p in past] if "history" in why else [],
             )
         )

@@ -45,7 +45,8 @@ def test_flaky__real_epochs_log__disagreeing_epochs_marked(
         "baseline_samples": 3,
         "candidate_samples": 3,
         "flipped": False,
-        "why": ["epochs"],
+        "flaky": True,
+        "flaky_why": ["epochs"],
         "history": [],
     }
     assert c["flaky_runs"] == 0  # no kept history on the command line
@@ -66,4 +67,4 @@ def test_flaky__one_epoch_against_three__only_the_run_with_epochs_can_disagree(
     # main's arith-003 (2/3) disagrees; the one-epoch run has nothing to disagree
     assert set(flaky) == {"arith-003"}
     assert flaky["arith-003"]["candidate_samples"] == 1
-    assert flaky["arith-003"]["why"] == ["epochs"]
+    assert flaky["arith-003"]["flaky_why"] == ["epochs"]

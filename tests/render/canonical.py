@@ -370,27 +370,26 @@ def trend_report() -> Report:
             task="code", item_id="humaneval-117", baseline_score=1.0, candidate_score=0.0
         ),
     ]
+    three = {"baseline_samples": 3, "candidate_samples": 3, "flaky": True}
     flaky = [
         FlakyItem(
             task="code",
             item_id="humaneval-042",
             baseline_score=2 / 3,
             candidate_score=1 / 3,
-            baseline_samples=3,
-            candidate_samples=3,
             flipped=True,
-            why=["epochs", "history"],
+            flaky_why=["epochs", "history"],
             history=[1.0, 0.0, 1.0, 1.0],
+            **three,
         ),
         FlakyItem(
             task="math",
             item_id="gsm8k-0193",
             baseline_score=1 / 3,
             candidate_score=1 / 3,
-            baseline_samples=3,
-            candidate_samples=3,
             flipped=False,
-            why=["epochs"],
+            flaky_why=["epochs"],
+            **three,
         ),
     ]
     comps = [
