@@ -64,6 +64,13 @@ class Series:
     points: list[Point]
 
 
+def _commit_md(commit: str) -> str:
+    """``abc1234`` in a code span for a hex sha; anything else escaped as text."""
+    if all(c in "0123456789abcdef" for c in commit[:7]) and len(commit) >= 7:
+        return f"`{commit[:7]}`"
+    return md_text(truncate(commit, 40))
+
+
 def _label(p: Point) -> str:
     """The x-axis label: the commit's 7 hex digits, or its marks in their place.
 
@@ -127,7 +134,8 @@ def step_lines(series: Sequence[Series]) -> list[str]:
             before = s.points[max(0, i - STEP_WINDOW) : i]
             was = sum(b.mean for b in before) / len(before)
             out.append(
-                f"Step change: **{md_text(truncate(s.model, 80))}** at `{p.commit[:7]}`, "
+                f"Step change: **{md_text(truncate(s.model, 80))}** at "
+                f"{_commit_md(p.commit)}, "
                 f"{num(was)} → {num(p.mean)}: its interval {ci(p.lo, p.hi)} lies outside "
                 f"every interval of the {count(len(before))} kept runs before it"
             )
@@ -149,7 +157,7 @@ def _table(series: Sequence[Series]) -> list[str]:
     lines = [head, rule]
     cells = {s.model: {p.commit: p for p in s.points} for s in series}
     for commit in order:
-        name = "this run" if commit is None else f"`{commit[:7]}`"
+        name = "this run" if commit is None else _commit_md(commit)
         tags = [_MARKS[m] for m in ("base", "step", "pr", "new") if m in marks[commit]]
         if tags:
             name += " (" + ", ".join(tags) + ")"
@@ -163,7 +171,7 @@ def _table(series: Sequence[Series]) -> list[str]:
 
 def trend_block(series: Sequence[Series], *, what: str) -> tuple[str, list[str]]:
     """Charts, their reading, the table and the step changes, in markdown, and the
-    commits of the step changes.
+    commits of the step changes (7 characters, HTML-escaped for ``<summary>``).
 
     Empty when no series has two runs. `what` says what the last point is (escaped
     markdown, e.g. "`PR` this pull request's run").
@@ -183,7 +191,12 @@ def trend_block(series: Sequence[Series], *, what: str) -> tuple[str, list[str]]
     if steps:
         parts.append("\n".join(f"- {line}." for line in steps) + "\n")
     commits = sorted(
-        {p.commit[:7] for s in shown for p in s.points if "step" in p.marks and p.commit}
+        {
+            html_text(p.commit[:7])
+            for s in shown
+            for p in s.points
+            if "step" in p.marks and p.commit
+        }
     )
     return "\n".join(parts), commits
 
