@@ -63,7 +63,15 @@ def test_layout__verdict_and_gate_fit_a_phone(browser: Browser, name: str) -> No
         assert not gate["scrolls"], f"{name} at 400 px: the gate table scrolls: {gate}"
     assert has_gate == (
         name
-        in {"regressed", "epoch-flips", "pass", "guardrail", "cannot-tell", "models-30"}
+        in {
+            "regressed",
+            "epoch-flips",
+            "pass",
+            "guardrail",
+            "cannot-tell",
+            "models-30",
+            "trend",
+        }
     )
 
 
