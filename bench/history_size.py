@@ -2,8 +2,8 @@
 
 Usage: ``python bench/history_size.py [--pushes 120] [--keep 50] [--items 400]``.
 Runs N pushes (each a run of 4 models x 40 tasks x ``--items`` binary items, new
-random scores each time) through `leaderboard.action.history.History` against the test
-suite's fake GitHub (a real HTTP server on 127.0.0.1, so the time is the client's and
+random scores each time) through `leaderboard.action.history.branch.History` against the
+test suite's fake GitHub (a real HTTP server on 127.0.0.1, so the time is the client's and
 the fake's, not GitHub's network), then one pull request's read 10 commits past the
 newest run. Prints per-push store time and requests, the read time, and the history
 branch's size: the files of its newest tree, and every object reachable from its head
@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from leaderboard.action.gitdata import GitData  # noqa: E402
-from leaderboard.action.history import History, encode_records  # noqa: E402
+from leaderboard.action.history.branch import History, encode_records  # noqa: E402
+from leaderboard.action.history.gitdata import GitData  # noqa: E402
 from tests.conftest import make_runs  # noqa: E402
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub  # noqa: E402
 

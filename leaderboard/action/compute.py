@@ -1,16 +1,16 @@
 """From the settings to the report: load the results, gate, redact.
 
 The statistics decide every state of the gate, including ``no_baseline_run`` when the
-kept history has no readable run (`leaderboard.action.baseline` says why in the note);
-this module only hands them what the shell found.
+kept history has no readable run (`leaderboard.action.history.baseline` says why in the
+note); this module only hands them what the shell found.
 """
 
 from __future__ import annotations
 
-from leaderboard.action.anchor import find_anchor
-from leaderboard.action.baseline import Choice, read_runs
 from leaderboard.action.event import Event
-from leaderboard.action.gitdata import Api
+from leaderboard.action.history.anchor import find_anchor
+from leaderboard.action.history.baseline import Choice, read_runs
+from leaderboard.action.history.gitdata import Api
 from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
 from leaderboard.errors import UsageError
@@ -58,7 +58,7 @@ def report_and_runs(
 
     With `log`, the loader's "read FILE: N records" lines go to the runner log. With
     `event` and `api` too, the ``anchor`` input's run is read from the kept history
-    (`leaderboard.action.anchor`) and every model is also gated against it.
+    (`leaderboard.action.history.anchor`) and every model is also gated against it.
     """
     with loader_lines(log):
         runs, notes = read_runs(settings, settings.results)

@@ -22,14 +22,14 @@ from dataclasses import replace
 from typing import TextIO, cast
 
 from leaderboard.action.event import Target, read_event, resolve_target
-from leaderboard.action.gitdata import GitData
+from leaderboard.action.history.gitdata import GitData
 from leaderboard.action.job import EXIT_USAGE, OUT_OF_MEMORY, main
 from leaderboard.action.job import decide as decide_run
-from leaderboard.action.markdown import failure_texts
 from leaderboard.action.publish import Outcome, VerdictLog, output_values
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
-from leaderboard.action.status import status_context
+from leaderboard.action.status.plan import status_context
+from leaderboard.action.texts import failure_texts
 from leaderboard.errors import LeaderboardError, UsageError
 
 __all__ = ["DRY_RUN", "dry_run", "entry"]

@@ -3,9 +3,10 @@
 `main` alone reads ``os.environ`` and the event file and builds the GitHub client;
 `run` orchestrates (settings and event in, the report, the publishers, the exit
 status) with every collaborator handed in. Each job has a module of its own:
-`workspace` (template, JSON report), `baseline`, `compute`, `leaderboard.exits`
-(the exit status),
-`publish`, `post` and `store` (log, summary, outputs, comment, history).
+`workspace` (template, JSON report), `history.baseline`, `compute`,
+`leaderboard.exits` (the exit status), `publish`, `comment.publisher`,
+`status.publisher` and `history.store` (log, summary, outputs, comment, status,
+history).
 
 Exit status (CONTRACT.md section 4): 0 report made and no regression, 1 a gated
 comparison regressed and ``fail-on-regression`` is true, 2 bad input or configuration
@@ -21,22 +22,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from leaderboard.action.baseline import choose_baseline
+from leaderboard.action.comment.publisher import Comment, Commenter, make_commenter
 from leaderboard.action.compute import compute_report, redacted, report_and_runs
 from leaderboard.action.event import Event, Target, parse_event, read_event, resolve_target
-from leaderboard.action.gitdata import Api, connect
-from leaderboard.action.markdown import failure_texts, report_texts
-from leaderboard.action.merge_box import (
+from leaderboard.action.history.baseline import choose_baseline
+from leaderboard.action.history.gitdata import Api, connect
+from leaderboard.action.history.store import HistoryStore, StorePlan, plan_store
+from leaderboard.action.publish import Outcome, Outputs, Summary, VerdictLog, publish_all
+from leaderboard.action.runner import Log, print_traceback
+from leaderboard.action.settings import Settings
+from leaderboard.action.status.publisher import (
     CommitStatus,
     StatusClient,
     make_statuses,
     read_acceptance,
 )
-from leaderboard.action.post import Comment, Commenter, make_commenter
-from leaderboard.action.publish import Outcome, Outputs, Summary, VerdictLog, publish_all
-from leaderboard.action.runner import Log, print_traceback
-from leaderboard.action.settings import Settings
-from leaderboard.action.store import HistoryStore, StorePlan, plan_store
+from leaderboard.action.texts import failure_texts, report_texts
 from leaderboard.action.workspace import write_report
 from leaderboard.errors import LeaderboardError, UsageError
 from leaderboard.exits import (
@@ -98,7 +99,7 @@ def run(
         Makes the kept history's Git Data client; by default from the settings.
     statuses : StatusClient, optional
         Sets the commit status and reads the pull request's labels
-        (`leaderboard.action.merge_box`); None: no status, no label read.
+        (`leaderboard.action.status.publisher`); None: no status, no label read.
     """
     log = Log(out, secrets=[settings.github_token])
     event = event if isinstance(event, Event) else parse_event(event)
@@ -147,7 +148,7 @@ class Decision:
     report : Report
         The redacted report, its verdict's accept label recorded.
     texts : Texts
-        Every text the publishers deliver (`markdown.report_texts`).
+        Every text the publishers deliver (`texts.report_texts`).
     status : int
         The exit status (`leaderboard.exits.exit_status`).
     store : StorePlan or None

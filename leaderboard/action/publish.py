@@ -9,8 +9,8 @@ publishing becomes one warning: it never changes the exit status, which `Outcome
 carries already decided (`leaderboard.exits`).
 
 The runner log, the job summary and the step outputs are here; the comment is
-`leaderboard.action.post`, the commit status `leaderboard.action.merge_box`, the kept
-history `leaderboard.action.store`.
+`leaderboard.action.comment.publisher`, the commit status
+`leaderboard.action.status.publisher`, the kept history `leaderboard.action.history.store`.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ T = TypeVar("T")
 
 #: Runs the history branch keeps per comment-header by default, and at most. A pull
 #: request is gated against its base commit's run or the nearest stored ancestor
-#: within `leaderboard.action.history.WALK_LIMIT` commits: 50 runs cover the last 50
+#: within `leaderboard.action.history.branch.WALK_LIMIT` commits: 50 runs cover the last 50
 #: pushes to the default branch (weeks in a busy repository), enough for any pull
 #: request that is not itself weeks behind, and the drift table's window.
 DEFAULT_HISTORY_KEEP = 50

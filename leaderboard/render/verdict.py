@@ -261,7 +261,8 @@ def _gate_only(report: Report, lead: str, at: str, link: str) -> str:
     v, gate = report.verdict, report.gate
     if gate.status == "no_baseline_run":
         # One title for "none stored yet" and "stored but unreadable": the reason says
-        # which (action/baseline.py words each), so neither is mistaken for the other.
+        # which (action/history/baseline.py words each), so neither is mistaken for the
+        # other.
         why = _why(v.reason, "nothing is stored for the base branch yet")
         return (
             f"{lead} **No baseline run**{at}: {why}; no model was checked for a "

@@ -12,7 +12,8 @@
 - `verdict`: the one verdict every surface tells, and an accepted regression;
 - `request`: `Request`, what the statistics are asked for, checked once (the limits);
 - `build`: `build_report` and `report_for`, the stage's entry;
-- `lesson`: the seed lesson's functions on top of `build_report`.
+- `shortcuts`: the seed lesson's plain functions (CONTRACT.md section 2) on top of
+  `build_report`.
 """
 
 from leaderboard.stats.build import METHOD, build_report, report_for
@@ -21,12 +22,6 @@ from leaderboard.stats.guardrails import (
     Guardrail,
     check_guardrails,
     parse_guardrail,
-)
-from leaderboard.stats.lesson import (
-    aggregate,
-    bootstrap_mean_ci,
-    bootstrap_pairwise_diff,
-    pairwise_diffs,
 )
 from leaderboard.stats.request import (
     LIMITS,
@@ -39,6 +34,12 @@ from leaderboard.stats.request import (
     ModelBaseline,
     Request,
     RunBaseline,
+)
+from leaderboard.stats.shortcuts import (
+    aggregate,
+    bootstrap_mean_ci,
+    bootstrap_pairwise_diff,
+    pairwise_diffs,
 )
 from leaderboard.stats.two_runs import BASELINE_MAP, parse_baseline_map
 from leaderboard.stats.verdict import accept, decide

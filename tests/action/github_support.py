@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leaderboard.action.comments import GitHubCommenter
-from leaderboard.action.sticky import Stamp, sticky_marker
+from leaderboard.action.comment.api import GitHubCommenter
+from leaderboard.action.comment.markers import Stamp, sticky_marker
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 
 SHA1 = "1" * 40

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from leaderboard.action.comments import GitHubCommenter
+from leaderboard.action.comment.api import GitHubCommenter
 from leaderboard.action.job import run
-from leaderboard.action.merge_box import make_statuses
 from leaderboard.action.settings import Settings
+from leaderboard.action.status.publisher import make_statuses
 from tests.action.action_helpers import annotations
 from tests.conftest import make_runs
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub

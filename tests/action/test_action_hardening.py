@@ -203,7 +203,7 @@ def test_run__push_with_pr_number__comment_only_if_that_pr_head_is_this_commit(
 def test_upsert__forged_bot_comment_with_huge_run_id__body_never_copied(
     github_api: FakeGitHub,
 ) -> None:
-    from leaderboard.action.sticky import sticky_marker  # noqa: PLC0415
+    from leaderboard.action.comment.markers import sticky_marker  # noqa: PLC0415
 
     github_api.set_head(7, SHA1)
     marker = sticky_marker("leaderboard")

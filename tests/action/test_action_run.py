@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from leaderboard.action.comments import CommentError
+from leaderboard.action.comment.api import CommentError
 from leaderboard.action.event import parse_event
 from leaderboard.action.job import EXIT_USAGE, Target, resolve_target, run
 from leaderboard.action.settings import Settings

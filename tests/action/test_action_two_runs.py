@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.action.baseline import choose_baseline
 from leaderboard.action.event import parse_event
+from leaderboard.action.history.baseline import choose_baseline
 from leaderboard.action.job import compute_report
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings

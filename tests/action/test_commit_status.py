@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.action.commit_status import GitHubStatuses, StatusError
-from leaderboard.action.status import StatusPlan, accepted_by, status_context
+from leaderboard.action.status.api import GitHubStatuses, StatusError
+from leaderboard.action.status.plan import StatusPlan, accepted_by, status_context
 from leaderboard.inputs import EvalRun, load_runs
 from leaderboard.render import MAX_DESCRIPTION_CHARS, status_description
 from leaderboard.report import BaselineRun, Gate, Report

@@ -1,4 +1,4 @@
-"""`leaderboard.action.gitdata` against GitHub's failures, through the fake's faults.
+"""`leaderboard.action.history.gitdata` against GitHub's failures, via the fake's faults.
 
 Each test scripts the fake GitHub API (`tests.fakes.github_api.FakeGitHub.inject`) and
 asserts only what is seen from outside the client: the requests the fake received,
@@ -16,7 +16,7 @@ from functools import partial
 
 import pytest
 
-from leaderboard.action.gitdata import GitData, GitDataError
+from leaderboard.action.history.gitdata import GitData, GitDataError
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub
 from tests.fakes.github_wire import Fault
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-import leaderboard.action.comments as comments_module
-import leaderboard.action.commit_status as status_module
-from leaderboard.action.commit_status import GitHubStatuses, StatusError
-from leaderboard.action.pygithub import UnreadableAnswer, unreadable_answer
+import leaderboard.action.comment.api as comments_module
+import leaderboard.action.status.api as status_module
+from leaderboard.action.client.connection import UnreadableAnswer, unreadable_answer
+from leaderboard.action.status.api import GitHubStatuses, StatusError
 from tests.action.github_support import REPOSITORY, Sleeps, make_commenter
 from tests.fakes.github_api import INSTALLATION_TOKEN, FakeGitHub, Fault
 

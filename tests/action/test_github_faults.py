@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.action.comments import CommentError, GitHubCommenter
-from leaderboard.action.sticky import sticky_marker
+from leaderboard.action.comment.api import CommentError, GitHubCommenter
+from leaderboard.action.comment.markers import sticky_marker
 from tests.action.github_support import make_commenter
 from tests.fakes.github_api import BOT_LOGIN, READ_ONLY_TOKEN, FakeGitHub, Fault
 

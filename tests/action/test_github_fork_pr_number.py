@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.action.comments import CommentError
+from leaderboard.action.comment.api import CommentError
 from leaderboard.action.event import parse_event, resolve_target
 from leaderboard.action.job import run
 from leaderboard.action.settings import Settings

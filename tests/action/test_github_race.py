@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from leaderboard.action.comments import GitHubCommenter
-from leaderboard.action.sticky import sticky_marker
+from leaderboard.action.comment.api import GitHubCommenter
+from leaderboard.action.comment.markers import sticky_marker
 from tests.action.github_support import SHA1, SHA2, make_commenter, stamp_of
 from tests.fakes.github_api import BOT_LOGIN, FakeGitHub, RecordedRequest
 

@@ -6,7 +6,7 @@ from email.utils import formatdate
 
 import pytest
 
-from leaderboard.action.retry import Failure, Retrier, classify
+from leaderboard.action.client.retry import Failure, Retrier, classify
 
 NOW = 1_800_000_000.0
 SECONDARY = {"message": "You have exceeded a secondary rate limit. Please wait."}

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from leaderboard.action.comments import CommentError, GitHubCommenter
+from leaderboard.action.comment.api import CommentError, GitHubCommenter
 from tests.action.github_support import make_commenter
 from tests.fakes.github_api import (
     INSTALLATION_TOKEN,

@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leaderboard.action.sticky import Stamp, compose, rank, should_write, sticky_marker
+from leaderboard.action.comment.markers import (
+    Stamp,
+    compose,
+    rank,
+    should_write,
+    sticky_marker,
+)
 
 OLD, NEW = "1" * 40, "2" * 40
 

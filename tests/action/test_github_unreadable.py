@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.action.comments import CommentError
+from leaderboard.action.comment.api import CommentError
+from leaderboard.action.comment.markers import sticky_marker
 from leaderboard.action.job import run
 from leaderboard.action.settings import Settings
-from leaderboard.action.sticky import sticky_marker
 from tests.action import action_helpers
 from tests.action.github_support import REPOSITORY, make_commenter
 from tests.action.test_action_run import PR_EVENT, REGRESSED

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboard.action.comments import CommentError, GitHubCommenter
-from leaderboard.action.sticky import MAX_COMMENT_CHARS, sticky_marker
+from leaderboard.action.comment.api import CommentError, GitHubCommenter
+from leaderboard.action.comment.markers import MAX_COMMENT_CHARS, sticky_marker
 from tests.action.github_support import (
     SHA1,
     SHA2,

@@ -4,7 +4,7 @@ A damaged ``index.json`` (an entry with ``parents: 5``, a 401-digit number or Na
 ``models``, a commit that is not hex; the whole file 100,000 levels deep or 90 MB)
 used to fail every pull request with exit 3 and every push with "run not stored:
 internal error", or drop the whole index and delete every older run's files. Now the
-index is validated whole (`history.parse_index`): a pull request gets
+index is validated whole (`branch.parse_index`): a pull request gets
 ``no_baseline_run`` with a note that says a run is kept but unreadable, and the next
 push stores its run and rebuilds the index, keeping every run that was there.
 
@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from leaderboard.action.baseline import baseline_label
-from leaderboard.action.history import parse_index
+from leaderboard.action.history.baseline import baseline_label
+from leaderboard.action.history.branch import parse_index
 from leaderboard.action.runner import MAX_LOG_LINE, Log
 from leaderboard.stats.two_runs import check_label
 from tests.action.history_support import (

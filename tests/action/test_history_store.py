@@ -1,4 +1,4 @@
-"""`leaderboard.action.history`: storing and finding runs in the fake Git Data API."""
+"""`leaderboard.action.history.branch`: store and find runs in the Git Data API fake."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from leaderboard.action import history as history_module
-from leaderboard.action.gitdata import GitData, GitDataError
-from leaderboard.action.history import (
+import leaderboard.action.history.branch as history_module
+from leaderboard.action.history.branch import (
     STORE_ATTEMPTS,
     WALK_LIMIT,
     History,
@@ -20,6 +19,7 @@ from leaderboard.action.history import (
     encode_records,
     folder_for,
 )
+from leaderboard.action.history.gitdata import GitData, GitDataError
 from leaderboard.inputs import EvalRun, load_runs
 from tests.action.history_support import HISTORY, REPOSITORY, Repo, damage, pr_run, push_run
 from tests.conftest import make_runs

@@ -6,17 +6,17 @@ import io
 
 import pytest
 
-from leaderboard.action.commit_status import GitHubStatuses
 from leaderboard.action.event import Target, parse_event
-from leaderboard.action.merge_box import (
+from leaderboard.action.publish import Links, Outcome, publish_all
+from leaderboard.action.runner import Log
+from leaderboard.action.settings import Settings
+from leaderboard.action.status.api import GitHubStatuses
+from leaderboard.action.status.plan import StatusPlan
+from leaderboard.action.status.publisher import (
     CommitStatus,
     publish_status,
     read_acceptance,
 )
-from leaderboard.action.publish import Links, Outcome, publish_all
-from leaderboard.action.runner import Log
-from leaderboard.action.settings import Settings
-from leaderboard.action.status import StatusPlan
 from leaderboard.render import Texts
 from tests.action.github_support import REPOSITORY, Sleeps
 from tests.fakes.github_api import INSTALLATION_TOKEN, READ_ONLY_TOKEN, FakeGitHub

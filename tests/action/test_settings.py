@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from leaderboard.action.history import folder_for
+from leaderboard.action.history.branch import folder_for
 from leaderboard.action.settings import (
     FORMATS,
     INPUTS,

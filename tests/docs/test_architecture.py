@@ -92,13 +92,20 @@ def test_architecture__every_module_lives_in_a_named_stage(
         ("Statistics:", "leaderboard.stats"),
         ("Rendering:", "leaderboard.render"),
         ("Action:", "leaderboard.action"),
+        ("Action's comment:", "leaderboard.action.comment"),
+        ("Action's commit status:", "leaderboard.action.status"),
+        ("Action's kept history:", "leaderboard.action.history"),
+        ("Action's GitHub client:", "leaderboard.action.client"),
     ],
 )
 def test_architecture__every_module_of_a_stage_has_a_layer(
     graph: dict[str, set[str]], prefix: str, package: str
 ) -> None:
     named = set().union(*_layers(prefix))
-    children = {".".join(m.split(".")[:3]) for m in graph if m.startswith(package + ".")}
+    depth = package.count(".") + 2
+    children = {
+        ".".join(m.split(".")[:depth]) for m in graph if m.startswith(package + ".")
+    }
     assert children - named == set(), f"add them to the {prefix} contract"
 
 

@@ -159,7 +159,7 @@ def test_json_records__metrics_object_gives_secondary_metrics(tmp_path: Path) ->
 
 
 def test_history_encoding__keeps_measures_and_metrics(tmp_path: Path) -> None:
-    from leaderboard.action.history import encode_records  # noqa: PLC0415
+    from leaderboard.action.history.branch import encode_records  # noqa: PLC0415
 
     runs = [
         EvalRun("m", "t", 1.0, item_id="1", cost=0.5, latency=2.0, tokens=9.0,

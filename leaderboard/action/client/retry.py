@@ -1,7 +1,7 @@
 """Bounded retries for GitHub API calls, following GitHub's documented rate limits.
 
-No PyGithub here: `leaderboard.action.comments` turns each failed request into a `Failure`
-with `classify`, and `Retrier.call` decides whether and how long to wait:
+No PyGithub here: `leaderboard.action.client.connection` turns each failed request into a
+`Failure` with `classify`, and `Retrier.call` decides whether and how long to wait:
 
 - 5xx and lost connections: exponential backoff (``Retry-After`` when given);
 - 429, and 403 with a rate-limit message, ``Retry-After`` or

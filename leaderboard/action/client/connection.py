@@ -1,8 +1,8 @@
 """What the PyGithub clients share: their connection and retry budget (`Client`), one
 way to open a client and one way to run a call.
 
-`leaderboard.action.comments` (the sticky comment) and
-`leaderboard.action.commit_status` (the status and the labels) import it; both are
+`leaderboard.action.comment.api` (the sticky comment) and
+`leaderboard.action.status.api` (the status and the labels) import it; both are
 imported lazily, so the command line never loads PyGithub.
 """
 
@@ -18,7 +18,7 @@ from github.AuthenticatedUser import AuthenticatedUser
 from github.NamedUser import NamedUser
 from github.PullRequest import PullRequest
 
-from leaderboard.action.retry import Failure, Retrier, classify
+from leaderboard.action.client.retry import Failure, Retrier, classify
 
 __all__ = [
     "GITHUB_FAILURES",
@@ -165,7 +165,7 @@ def attempt(
 ) -> T:
     """Run one PyGithub call; its failures become `Failure`s (transient ones retried).
 
-    A GitHub answer is classified by `leaderboard.action.retry.classify`; a lost
+    A GitHub answer is classified by `leaderboard.action.client.retry.classify`; a lost
     connection is transient; with `unreadable`, an answer PyGithub cannot read is a
     permanent `Failure` too (else it propagates as it is).
     """

@@ -5,7 +5,7 @@ What the reviewer sees next to the merge button (CONTRACT.md section 9): context
 ``failure`` exactly when the step fails on the gate, ``error`` when no report could be
 made, and a description rendered from the report's verdict
 (`leaderboard.render.status_description`, the same comparison and numbers as the
-comment's first line). `leaderboard.action.merge_box` sends it.
+comment's first line). `leaderboard.action.status.publisher` sends it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The hidden markers of the sticky comment, and which run's results it should show.
 
-Pure functions, no network: `leaderboard.action.comments` uses them to find its
+Pure functions, no network: `leaderboard.action.comment.api` uses them to find its
 comment among the others and to decide, when two runs race, whose results win.
 
 A sticky comment starts with two hidden HTML comments, added outside any template::

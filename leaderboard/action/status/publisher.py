@@ -1,6 +1,6 @@
 """What the pull request's merge box shows: the commit status, and an accepted regression.
 
-Both read or write through a `StatusClient` (`leaderboard.action.commit_status`,
+Both read or write through a `StatusClient` (`leaderboard.action.status.api`,
 PyGithub, imported lazily by the caller). Neither ever changes the exit status on its
 own: a status that cannot be set is one line in the log (no annotation: a user who
 never granted ``statuses: write`` must not get a warning on every run), and labels
@@ -16,7 +16,7 @@ from leaderboard.action.event import Target
 from leaderboard.action.publish import Links, Outcome
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
-from leaderboard.action.status import StatusPlan, accepted_by, status_context
+from leaderboard.action.status.plan import StatusPlan, accepted_by, status_context
 
 __all__ = [
     "CommitStatus",
@@ -30,7 +30,7 @@ FORK_RECIPE = "examples/workflows/leaderboard-fork-safe-*.yml"
 
 
 class StatusClient(Protocol):
-    """What the merge box needs from `leaderboard.action.commit_status.GitHubStatuses`."""
+    """What the merge box needs from `leaderboard.action.status.api.GitHubStatuses`."""
 
     def set_status(self, sha: str, plan: StatusPlan) -> str: ...
 
@@ -77,7 +77,7 @@ def make_statuses(settings: Settings) -> StatusClient | None:
     wanted = settings.commit_status or settings.accept_label
     if not wanted or not settings.github_token or not settings.repository:
         return None
-    from leaderboard.action.commit_status import GitHubStatuses  # noqa: PLC0415 - lazy PyGithub
+    from leaderboard.action.status.api import GitHubStatuses  # noqa: PLC0415 - lazy PyGithub
 
     return GitHubStatuses(
         token=settings.github_token,
@@ -106,7 +106,7 @@ def read_acceptance(
     if client is None:
         log.info(f"accept-label: no github-token, so the labels of #{number} are not read")
         return None
-    from leaderboard.action.commit_status import StatusError  # noqa: PLC0415 - lazy PyGithub
+    from leaderboard.action.status.api import StatusError  # noqa: PLC0415 - lazy PyGithub
 
     try:
         label = accepted_by(client.labels(number), accept_label)
@@ -146,7 +146,7 @@ def publish_status(
         why = "no head commit is known" if client else "no github-token"
         log.info(f"commit status not set on #{number}: {why}")
         return False
-    from leaderboard.action.commit_status import StatusError  # noqa: PLC0415 - lazy PyGithub
+    from leaderboard.action.status.api import StatusError  # noqa: PLC0415 - lazy PyGithub
 
     where = f"commit status {plan.context!r} not set on {sha[:7]}"
     try:

@@ -1,7 +1,7 @@
 """The sticky pull-request comment: the only module that talks to GitHub (via PyGithub).
 
 One comment per (pull request, header), written by the token's own identity and edited
-in place; its hidden marker and stamp come from `sticky`, its retries from `retry`.
+in place; its hidden marker and stamp come from `markers`, its retries from `client.retry`.
 PyGithub's own retries and request spacing are switched off (``retry=None``,
 ``seconds_between_*=None``): every wait goes through the injected ``sleep`` and counts
 against ``max_wait``.
@@ -35,7 +35,7 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from leaderboard.action.pygithub import (
+from leaderboard.action.client.connection import (
     GITHUB_FAILURES,
     Client,
     UnreadableAnswer,
@@ -46,8 +46,8 @@ from leaderboard.action.pygithub import (
     unreadable_answer,
     wire_failure,
 )
-from leaderboard.action.retry import Failure
-from leaderboard.action.sticky import (
+from leaderboard.action.client.retry import Failure
+from leaderboard.action.comment.markers import (
     MAX_COMMENT_CHARS,
     Stamp,
     compose,

@@ -1,6 +1,6 @@
 """A small client of GitHub's Git Data API and contents endpoint (plain HTTP).
 
-The kept history (`leaderboard.action.history`) stores files on a branch without a
+The kept history (`leaderboard.action.history.branch`) stores files on a branch without a
 checkout, without git in the image and without credentials on disk: blobs, a tree
 built on the branch's tree (``base_tree``), a commit, and a fast-forward-only update
 of the ref. Each method is one documented request:
@@ -22,7 +22,7 @@ request                                    used for                 permission
 =========================================  =======================  ==================
 
 Transient failures (5xx, lost connections, rate limits) are retried through
-`leaderboard.action.retry`; every other failure is a `GitDataError` with GitHub's
+`leaderboard.action.client.retry`; every other failure is a `GitDataError` with GitHub's
 status and message. The token is never part of a message. The client owns its retry
 budget: each ``with GitData(...) as api:`` block (one find, or one store) starts a new
 one, and leaving the block closes the connections.
@@ -40,7 +40,7 @@ from urllib.parse import quote
 
 import requests
 
-from leaderboard.action.retry import Failure, Retrier, classify
+from leaderboard.action.client.retry import Failure, Retrier, classify
 
 __all__ = ["Api", "BlobTooLarge", "EmptyRepository", "GitData", "GitDataError", "connect"]
 
@@ -74,7 +74,7 @@ class GitData:
     repository : str
         ``owner/name``.
     sleep, max_wait, max_attempts
-        The retry budget (`leaderboard.action.retry.Retrier`).
+        The retry budget (`leaderboard.action.client.retry.Retrier`).
     timeout : float
         Seconds before one request times out.
     clock : callable

@@ -3,8 +3,8 @@
 A push to the default branch stores its run (the records, normalised and gzipped, and
 the JSON report) under the commit it was made for; a pull request reads the run of its
 base commit, or of the nearest stored first-parent ancestor, and is gated against it.
-Everything goes through the Git Data API (`leaderboard.action.gitdata`): no checkout,
-no git in the image, no credentials on disk.
+Everything goes through the Git Data API (`leaderboard.action.history.gitdata`): no
+checkout, no git in the image, no credentials on disk.
 
 The branch holds one folder per ``comment-header`` (two leaderboards in one repository
 keep separate runs)::
@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from leaderboard.action.gitdata import BlobTooLarge, GitData, GitDataError
+from leaderboard.action.history.gitdata import BlobTooLarge, GitData, GitDataError
 from leaderboard.action.names import slug
 from leaderboard.errors import LeaderboardError
 from leaderboard.inputs import MEASURES, EvalRun, load_runs, parse_json

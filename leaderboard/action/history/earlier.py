@@ -1,6 +1,6 @@
 """The kept runs before a pull request's baseline run: flaky evidence and the trend.
 
-When a pull request is gated against a kept run (`leaderboard.action.baseline`), two
+When a pull request is gated against a kept run (`leaderboard.action.history.baseline`), two
 more things are read from the same history branch, at the same head:
 
 - the records of up to `FLAKY_RUNS` - 1 runs stored before the baseline's (newest
@@ -13,8 +13,13 @@ more things are read from the same history branch, at the same head:
 
 from __future__ import annotations
 
-from leaderboard.action.gitdata import GitDataError
-from leaderboard.action.history import MAX_RUN_BYTES, Found, History, HistoryUnreadable
+from leaderboard.action.history.branch import (
+    MAX_RUN_BYTES,
+    Found,
+    History,
+    HistoryUnreadable,
+)
+from leaderboard.action.history.gitdata import GitDataError
 from leaderboard.action.runner import Log
 from leaderboard.inputs import EvalRun
 from leaderboard.render.trend import TREND_RUNS

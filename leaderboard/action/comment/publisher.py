@@ -1,6 +1,6 @@
 """The pull request's sticky comment, as a publisher (`leaderboard.action.publish`).
 
-PyGithub is imported lazily, from `leaderboard.action.comments`, only when a comment is
+PyGithub is imported lazily, from `leaderboard.action.comment.api`, only when a comment is
 posted. A comment that cannot be posted (a fork's read-only token, an API outage) is one
 warning; a bug while commenting is `publish_all`'s one warning, never a different status.
 """
@@ -19,7 +19,7 @@ __all__ = ["Comment", "Commenter", "make_commenter", "post"]
 
 
 class Commenter(Protocol):
-    """What the comment needs from `leaderboard.action.comments.GitHubCommenter`."""
+    """What the comment needs from `leaderboard.action.comment.api.GitHubCommenter`."""
 
     def upsert(
         self,
@@ -71,7 +71,7 @@ def post(
             title="leaderboard: comment not posted",
         )
         return None
-    from leaderboard.action.comments import CommentError  # noqa: PLC0415 - keeps PyGithub lazy
+    from leaderboard.action.comment.api import CommentError  # noqa: PLC0415 - keeps PyGithub lazy
 
     # Passed only when needed, so that commenters written before it keep working.
     check = {"require_head": True} if target.unconfirmed else {}
@@ -100,7 +100,7 @@ def make_commenter(settings: Settings) -> Commenter | None:
     """The PyGithub commenter, or None without a token or repository."""
     if not settings.github_token or not settings.repository:
         return None
-    from leaderboard.action.comments import GitHubCommenter  # noqa: PLC0415 - keeps PyGithub lazy
+    from leaderboard.action.comment.api import GitHubCommenter  # noqa: PLC0415 - keeps PyGithub lazy
 
     return GitHubCommenter(
         token=settings.github_token,

@@ -1,6 +1,6 @@
 """The commit status and the pull request's labels, through PyGithub.
 
-Imported lazily (from the publishers), as `leaderboard.action.comments` is, so that
+Imported lazily (from the publishers), as `leaderboard.action.comment.api` is, so that
 the command line never loads PyGithub. Two requests matter:
 
 - ``POST /repos/{owner}/{repo}/statuses/{sha}``: a new status for (commit, context);
@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from github import Github
 
-from leaderboard.action.pygithub import (
+from leaderboard.action.client.connection import (
     GITHUB_FAILURES,
     Client,
     attempt,
@@ -29,8 +29,8 @@ from leaderboard.action.pygithub import (
     unreadable_answer,
     wire_failure,
 )
-from leaderboard.action.retry import Failure
-from leaderboard.action.status import StatusPlan
+from leaderboard.action.client.retry import Failure
+from leaderboard.action.status.plan import StatusPlan
 
 __all__ = ["GitHubStatuses", "StatusError"]
 

@@ -1,13 +1,13 @@
 """Storing a push's run on the history branch, and its drift table, planned first.
 
 On a push to the default branch with ``history-branch``, the run (its records and JSON
-report) is kept for the pull requests that branch from it (`leaderboard.action.history`
-says how). `plan_store` decides before anything is published whether and what to
-store, and reads the runs kept so far, so that the drift table (the kept runs with
-this one, as they will be after pruning) is rendered into the job summary with
-everything else; `HistoryStore`, a publisher, only writes the run. Storing needs
-``contents: write`` on the push's job; every failure GitHub causes is one warning, and
-the job's status stays the gate's.
+report) is kept for the pull requests that branch from it
+(`leaderboard.action.history.branch` says how). `plan_store` decides before anything is
+published whether and what to store, and reads the runs kept so far, so that the drift
+table (the kept runs with this one, as they will be after pruning) is rendered into the
+job summary with everything else; `HistoryStore`, a publisher, only writes the run.
+Storing needs ``contents: write`` on the push's job; every failure GitHub causes is one
+warning, and the job's status stays the gate's.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from leaderboard.action.event import Event
-from leaderboard.action.gitdata import Api, EmptyRepository, GitDataError
-from leaderboard.action.history import History, RunTooLarge, encode_records
+from leaderboard.action.history.branch import History, RunTooLarge, encode_records
+from leaderboard.action.history.gitdata import Api, EmptyRepository, GitDataError
 from leaderboard.action.publish import Links, Outcome
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings

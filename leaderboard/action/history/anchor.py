@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from leaderboard.action.event import PR_EVENTS, Event, resolve_target
-from leaderboard.action.gitdata import Api, GitDataError
-from leaderboard.action.history import History, HistoryUnreadable, folder_for
+from leaderboard.action.history.branch import History, HistoryUnreadable, folder_for
+from leaderboard.action.history.gitdata import Api, GitDataError
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun

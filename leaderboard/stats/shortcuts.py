@@ -1,4 +1,4 @@
-"""The seed lesson's functions, kept with their names, signatures and meaning.
+"""The seed lesson's functions (CONTRACT.md section 2): shortcuts to `build_report`.
 
 `aggregate` and `pairwise_diffs` are views of `build_report`; `bootstrap_mean_ci` and
 `bootstrap_pairwise_diff` run the same engine on one plain sample. Their settings keep
@@ -19,8 +19,8 @@ from leaderboard.stats.build import MIN_RESAMPLES, build_report, check_settings
 from leaderboard.stats.design import FloatArray
 
 
-def _check_lesson(b: int, alpha: float) -> None:
-    """Validate the lesson API's ``b`` and ``alpha`` under their own names."""
+def _check_b_and_alpha(b: int, alpha: float) -> None:
+    """Validate ``b`` and ``alpha`` under the names these functions give them."""
     if (
         isinstance(alpha, bool)
         or not isinstance(alpha, (int, float))
@@ -35,7 +35,7 @@ def aggregate(
     runs: Iterable[EvalRun], b: int = 500, alpha: float = 0.05, seed: int = 0
 ) -> list[LeaderboardRow]:
     """The leaderboard rows, best first (the seed lesson's API; see `build_report`)."""
-    _check_lesson(b, alpha)
+    _check_b_and_alpha(b, alpha)
     return build_report(runs, confidence=1.0 - alpha, resamples=b, seed=seed).leaderboard
 
 
@@ -43,14 +43,14 @@ def pairwise_diffs(
     runs: Iterable[EvalRun], b: int = 500, alpha: float = 0.05, seed: int = 0
 ) -> list[PairwiseDiff]:
     """Every pair, ``model_a`` ranked above ``model_b`` (the seed lesson's API)."""
-    _check_lesson(b, alpha)
+    _check_b_and_alpha(b, alpha)
     return build_report(runs, confidence=1.0 - alpha, resamples=b, seed=seed).pairwise
 
 
 def _one_sample(
     values: FloatArray, b: int, alpha: float, seed: int
 ) -> tuple[float, float, float]:
-    _check_lesson(b, alpha)
+    _check_b_and_alpha(b, alpha)
     check_settings(1.0 - alpha, b, seed, 0.0)
     n = values.shape[0]
     if n == 0:

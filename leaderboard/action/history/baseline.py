@@ -7,7 +7,7 @@ nothing can be read, the `Choice` carries a note instead of runs, and the statis
 set the gate's status to ``no_baseline_run`` with it: never a pass.
 
 Reading needs ``contents: read`` (a fork's read-only token is enough). Storing a push's
-run is `leaderboard.action.store`.
+run is `leaderboard.action.history.store`.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from leaderboard.action.earlier import earlier_records, trend_points
 from leaderboard.action.event import PR_EVENTS, Event, resolve_target
-from leaderboard.action.gitdata import Api, GitDataError
-from leaderboard.action.history import WALK_LIMIT, History, HistoryUnreadable
+from leaderboard.action.history.branch import WALK_LIMIT, History, HistoryUnreadable
+from leaderboard.action.history.earlier import earlier_records, trend_points
+from leaderboard.action.history.gitdata import Api, GitDataError
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
 from leaderboard.inputs import EvalRun, load_runs_noting
