@@ -31,10 +31,12 @@ demo-two-runs: $(STAMP)
 	  --json out/demo-two-runs-report.json; status=$$?; test $$status -le 1
 
 # Tools the container and workflow tests need (podman, buildah, debootstrap), and
-# promptfoo for the test that runs a real promptfoo eval (scripts/install-promptfoo.sh).
+# promptfoo for the test that runs a real promptfoo eval (scripts/install-promptfoo.sh),
+# mermaid for the browser test of the trend chart (scripts/install-mermaid.sh).
 tools:
 	bash scripts/install-tools.sh
 	bash scripts/install-promptfoo.sh
+	bash scripts/install-mermaid.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -140,6 +140,9 @@ class ItemAnswers(_Model):
     candidate: str | None = Field(default=None, description="the candidate's answer")
 
 
+FlakyWhy = Literal["epochs", "history"]
+
+
 class ItemMove(_Model):
     """One item's scores in both runs, for the items that dropped most."""
 
@@ -154,6 +157,32 @@ class ItemMove(_Model):
         description="only when outputs are shown (`show-outputs`, --show-outputs) and "
         "the result files hold any: the item's input and both answers (with several "
         "samples, the first sample's)",
+    )
+    flaky: bool = Field(
+        default=False,
+        description="the item's outcome differs between runs with no change: its "
+        "epochs disagree within one run, or its result differs across the kept runs "
+        "of the same model (`flaky_why` says which; docs/gate-against-main.md)",
+    )
+    flaky_why: list[FlakyWhy] = Field(
+        default_factory=list,
+        description='"epochs": pass and fail samples within the baseline\'s or the '
+        'candidate\'s run; "history": different outcomes across the kept runs read',
+    )
+
+
+class FlakyItem(ItemMove):
+    """A pass/fail item whose outcome differs between runs with no change: an
+    `ItemMove` (``flaky`` true, ``flaky_why`` the evidence) whether it moved or not."""
+
+    flipped: bool = Field(
+        description="its outcome (pass at a mean of 0.5 or more) differs between the "
+        "baseline and the candidate"
+    )
+    history: list[float] = Field(
+        default_factory=list,
+        description="with history-branch: the item's mean score in each kept run read "
+        "that holds it, oldest first (the baseline's run last)",
     )
 
 
@@ -309,6 +338,17 @@ class GateComparison(_Model):
         description="item-level data: the items whose score dropped most (candidate "
         "below baseline), largest drop first, at most 10",
     )
+    flaky_items: list[FlakyItem] = Field(
+        default_factory=list,
+        description="pass/fail item-level data, an overall comparison: the shared items "
+        "whose outcome differs between runs with no change (epochs that disagree, or "
+        "kept runs of the same model that differ), flipped ones first, at most 50",
+    )
+    flaky_runs: int = Field(
+        default=0,
+        description="kept runs of the baseline's model read for `flaky_items` (the "
+        "baseline's run included); 0 without history-branch",
+    )
     breakdown: list[ScopeDiff] = Field(
         default_factory=list,
         description="for an overall comparison: the paired difference within each "
@@ -338,6 +378,25 @@ class GateComparison(_Model):
         return data
 
 
+class KeptMean(_Model):
+    """One model's mean and interval in one kept run (as the history's index holds it)."""
+
+    mean: float
+    lo: float
+    hi: float
+
+
+class TrendPoint(_Model):
+    """One kept run of the history branch, as the trend chart reads it."""
+
+    commit: str = Field(description="the commit the run was stored for")
+    stored_at: str | None = None
+    models: dict[str, KeptMean] = Field(
+        default_factory=dict,
+        description="model id (of the kept run) -> its mean and interval",
+    )
+
+
 class BaselineRun(_Model):
     """The second run the gate compares with, when the baseline is a whole run.
 
@@ -364,6 +423,12 @@ class BaselineRun(_Model):
     commits_behind: int | None = Field(
         default=None,
         description="first-parent commits between the stored run and the base commit",
+    )
+    trend: list[TrendPoint] = Field(
+        default_factory=list,
+        description="history: the kept runs up to the baseline's, oldest first (at most "
+        "12), each with the mean and interval of the models this run also holds; "
+        "what the comment's trend chart draws",
     )
 
 

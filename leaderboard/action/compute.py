@@ -15,7 +15,7 @@ from leaderboard.action.runner import Log, loader_lines
 from leaderboard.action.settings import Settings
 from leaderboard.errors import UsageError
 from leaderboard.inputs import EvalRun
-from leaderboard.report import Report
+from leaderboard.report import BaselineRun, Report
 from leaderboard.stats import (
     BASELINE_MAP,
     GUARDRAIL,
@@ -108,7 +108,12 @@ def _build(
     baseline: Baseline = None
     if choice is not None and second and choice.runs is not None:
         pairs = dict(settings.baseline_map) or None
-        baseline = RunBaseline(tuple(choice.runs), choice.run, pairs)
+        baseline = RunBaseline(
+            tuple(choice.runs),
+            _trimmed(choice.run, runs, choice.runs, pairs),
+            pairs,
+            history=choice.history,
+        )
     elif choice is not None and choice.note is not None:
         baseline = MissingBaseline(choice.note)
     elif settings.baseline is not None:
@@ -140,3 +145,28 @@ def redacted(report: Report, log: Log) -> Report:
     text = report.model_dump_json()
     clean = log.redact(text)
     return report if clean == text else Report.model_validate_json(clean)
+
+
+def _trimmed(
+    run: BaselineRun | None,
+    runs: list[EvalRun],
+    base: list[EvalRun],
+    pairs: dict[str, str] | None,
+) -> BaselineRun | None:
+    """The baseline run with its trend cut to the models this run can be gated on.
+
+    The kept index holds every model of every kept run; the chart draws the models
+    this run holds (or maps to: `baseline-map`, or the only model of each run), so
+    the report carries only theirs.
+    """
+    if run is None or not run.trend:
+        return run
+    own = {r.model_id for r in runs} | set((pairs or {}).values())
+    theirs = {r.model_id for r in base}
+    if len(own) == 1 and len(theirs) == 1:  # paired without a map
+        own |= theirs
+    trend = [
+        p.model_copy(update={"models": {m: v for m, v in p.models.items() if m in own}})
+        for p in run.trend
+    ]
+    return run.model_copy(update={"trend": trend})

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from leaderboard.render.escape import md_text, truncate
 from leaderboard.render.numbers import ci, num, signed
+from leaderboard.render.trend import TREND_MODELS, Point, Series, trend_block
 
 __all__ = ["BACK", "KeptRun", "render_drift"]
 
@@ -82,6 +83,22 @@ def render_drift(runs: Sequence[KeptRun], *, branch: str, history_branch: str) -
         lines.append(row)
     if len(latest.models) > ROWS:
         lines.append(f"\n… and {len(latest.models) - ROWS} more models (see index.json).")
+    chart, _ = trend_block(
+        [
+            Series(
+                model,
+                [
+                    Point(r.commit, *r.models[model], ("new",) if r is latest else ())
+                    for r in runs
+                    if model in r.models
+                ],
+            )
+            for model in sorted(latest.models)[:TREND_MODELS]
+        ],
+        what="`new` the run just stored",
+    )
+    if chart:
+        lines += ["", chart.rstrip("\n")]
     lines += [
         "",
         "<sub>Range: the lowest and highest mean over the kept runs. The change is a "

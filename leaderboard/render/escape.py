@@ -12,6 +12,7 @@ runner log:
 - `plain_text`: one line of visible plain text (a commit status description): no
   control, format (bidi) or line-break character survives.
 - `code_text`: safe inside a fenced code block that `code_fence` opened.
+- `mermaid_text`: safe inside a double-quoted string of a mermaid chart (the trend).
 - `safe_url`: an http(s) URL that can sit inside ``[text](url)``, or None.
 
 How GitHub sees markdown (cmark-gfm, then its HTML pipeline) decides the rules:
@@ -36,6 +37,7 @@ __all__ = [
     "log_text",
     "md_text",
     "md_with_code",
+    "mermaid_text",
     "nbsp",
     "plain_text",
     "safe_url",
@@ -264,6 +266,26 @@ def code_text(s: str) -> str:
         The text, on one line.
     """
     return _UNSAFE.sub(REPLACEMENT, s).replace("##[", "#" + ZERO_WIDTH_SPACE + "#[")
+
+
+#: What a mermaid string keeps; everything else becomes "_".
+_MERMAID_KEEP = re.compile(r"[^A-Za-z0-9 ._:/@+()-]")
+
+
+def mermaid_text(s: str, limit: int = 40) -> str:
+    """`s` fit to sit between double quotes in a mermaid chart, at most `limit` long.
+
+    Mermaid has no escape inside a quoted string: ``"`` ends it, ``#...;`` is read as
+    an entity, ``%%`` starts a comment, ``;`` and a line break end a statement, and
+    its labels become HTML (``<``). Only letters, digits, space and ``._:/@+()-``
+    are kept (no backtick either, so the block's fence cannot close early); any other
+    character, and any run of them, becomes one ``_``. The result is cut to `limit`
+    characters with "..." and never empty.
+    """
+    text = re.sub(r"_+", "_", _MERMAID_KEEP.sub("_", s)).strip()
+    if len(text) > limit:
+        text = text[: limit - 3].rstrip() + "..."
+    return text or "_"
 
 
 def code_fence(body: str, info: str = "text") -> str:

@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 
 from leaderboard.render.diffplot import DiffRow, difference_plot
 from leaderboard.render.escape import code_fence, html_text, md_text, truncate
+from leaderboard.render.flakyview import (
+    flaky_lines,
+    flaky_mark,
+    flaky_summary,
+    item_score,
+)
 from leaderboard.render.numbers import count, num, pct
 from leaderboard.render.verdict import (
     STATUS_MARK,
@@ -75,6 +81,9 @@ class WhereView:
     flips: str | None
     items: list[str] = field(default_factory=list)  # escaped markdown, one an item
     answers: list[AnswerView] = field(default_factory=list)
+    # flaky items (`leaderboard.render.flakyview`): the list's heading, and its lines
+    flaky_summary: str | None = None
+    flaky: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -254,14 +263,6 @@ def flips_text(f: Flips | None, level: float | None = None) -> str | None:
     return text + f", and the difference between the two ways is within noise ({test})"
 
 
-def _item_score(score: float, samples: int) -> str:
-    """``2/3`` for a mean over pass/fail samples, ``1``/``0`` for one, else the number."""
-    passed = score * samples
-    if abs(passed - round(passed)) < 1e-9:
-        return f"{round(passed)}/{samples}" if samples > 1 else str(round(passed))
-    return num(score)
-
-
 def item_lines(items: list[ItemMove], limit: int = WHERE_ITEMS) -> list[str]:
     """``arith-014: 3/3 → 0/3`` for each item that dropped most, ids escaped; at most
     `limit`, then a line saying the JSON report lists more."""
@@ -271,8 +272,8 @@ def item_lines(items: list[ItemMove], limit: int = WHERE_ITEMS) -> list[str]:
         if it.task not in it.item_id:
             name += f" ({esc_id(truncate(it.task, 60))})"
         out.append(
-            f"{name}: {_item_score(it.baseline_score, it.baseline_samples)} → "
-            f"{_item_score(it.candidate_score, it.candidate_samples)}"
+            f"{name}: {item_score(it.baseline_score, it.baseline_samples)} → "
+            f"{item_score(it.candidate_score, it.candidate_samples)}" + flaky_mark(it)
         )
     if len(items) > limit:
         out.append(f"… and more: the JSON report lists {count(len(items))} (`worst_items`)")
@@ -333,7 +334,8 @@ def where_views(
     overall = [
         c
         for c in comps
-        if c.scope == "overall" and (c.breakdown or c.flips or c.worst_items)
+        if c.scope == "overall"
+        and (c.breakdown or c.flips or c.worst_items or c.flaky_items)
     ]
     overall.sort(key=_worst_first)
     out = []
@@ -379,6 +381,8 @@ def where_views(
                 flips=flips_text(c.flips, c.confidence),
                 items=item_lines(c.worst_items),
                 answers=answer_views(c.worst_items) if answers else [],
+                flaky_summary=flaky_summary(c),
+                flaky=flaky_lines(c),
             )
         )
     return out

@@ -29,6 +29,7 @@ from leaderboard.render.gateview import (
 from leaderboard.render.guardview import guardrail_lines, score_only
 from leaderboard.render.numbers import count, pct
 from leaderboard.render.plot import PlotRow, forest_plot
+from leaderboard.render.trend import pr_trend
 from leaderboard.render.verdict import (
     ID_LIMIT,
     STATUS_MARK,
@@ -130,8 +131,10 @@ class View:
     ``gate_rows`` (`GateRowView`), ``gate_notes`` (why a comparison cannot tell or has
     no detectable drop), ``guardrails`` (one line per guarded measure, and per
     measure shown but not gated), ``gate_plot`` (the difference plot), ``where``
-    (`WhereView`, per-category moves and pass/fail flips; its ``summary`` is
-    HTML-escaped for ``<summary>``, as is ``gate_baseline_html``) and ``docs_url``.
+    (`WhereView`, per-category moves and pass/fail flips, flaky items; its
+    ``summary`` is HTML-escaped for ``<summary>``, as is ``gate_baseline_html``),
+    ``trend`` (the kept runs' chart and table, a ``<details>`` block, or None) and
+    ``docs_url``.
     Numbers are floats: format them with the filters ``num``, ``signed``,
     ``pct``, ``ci`` (``{{ row.lo | ci(row.hi) }}``) and ``count``.
     """
@@ -186,6 +189,9 @@ class View:
     show_tasks: bool = False  # some model is incomplete: the Tasks column says which
     docs_url: str | None = None
     guardrails: list[str] = field(default_factory=list)  # one line per guarded measure
+    # the kept history's trend (`leaderboard.render.trend`): charts, table, step
+    # changes, folded in <details>; None without a kept baseline run of 2+ runs
+    trend: str | None = None
 
 
 _STATUS = {
@@ -313,8 +319,11 @@ def _sections_omitted(
     if not opt.categories and cats > 1:
         omitted.append("the means per category")
     if not opt.plot and report.leaderboard:
-        omitted.append("the interval plot")
+        omitted.append("the interval plot" + _trend_left_out(report))
     return omitted
+def _trend_left_out(report: Report) -> str:
+    """What leaving out the plots also leaves out: the kept runs' trend, if any."""
+    return "" if pr_trend(report) is None else " and the trend of the kept runs"
 
 
 def build_view(
@@ -476,4 +485,5 @@ def build_view(
         else [],
         show_tasks=any(not r.complete for r in row_views + extra_views),
         docs_url=safe_url(docs_url),
+        trend=pr_trend(report) if opt.plot else None,
     )

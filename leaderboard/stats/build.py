@@ -52,6 +52,7 @@ from leaderboard.stats.completion import (
 from leaderboard.stats.design import Design, FloatArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
 from leaderboard.stats.family import pairwise_level
+from leaderboard.stats.flaky import mark_flaky
 from leaderboard.stats.floors import exact_binary
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
 from leaderboard.stats.guardrails import (
@@ -483,6 +484,17 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         alpha,
     )
     gate = _finish_gate(gate, two, baseline_run, baseline_missing, anchor)
+    gate = mark_flaky(
+        gate,
+        runs,
+        history=() if second is None else second.history,
+        stored_model=None
+        if two is None or baseline_runs is None
+        else {
+            baseline_id(r.model_id, label_of(baseline_run)): r.model_id
+            for r in baseline_runs
+        },
+    )
     return Report(
         generator=_generator(),
         settings=ReportSettings(

@@ -182,11 +182,14 @@ class RunBaseline:
     """A second run is the baseline: each model is gated against its own row of it.
 
     ``model_map`` is ``{NEW: OLD}``: model NEW of the results against OLD of `runs`.
+    ``history``: the kept runs read for flaky items (`leaderboard.stats.flaky`),
+    oldest first, `runs` itself last; empty when the baseline is not a kept run.
     """
 
     runs: tuple[EvalRun, ...]
     run: BaselineRun | None = None
     model_map: Mapping[str, str] | None = None
+    history: tuple[tuple[EvalRun, ...], ...] = ()
 
     def __post_init__(self) -> None:
         if self.run is not None and not isinstance(self.run, BaselineRun):

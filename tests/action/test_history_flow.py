@@ -60,7 +60,18 @@ def test_history__push_then_pull_request__gated_against_the_stored_run(
         "commit": c1,
         "stored_at": entry["stored_at"],
         "commits_behind": 0,
+        "trend": [  # the kept runs up to the baseline's: one, so no chart
+            {
+                "commit": c1,
+                "stored_at": entry["stored_at"],
+                "models": {
+                    m: {"mean": v[0], "lo": v[1], "hi": v[2]}
+                    for m, v in entry["models"].items()
+                },
+            }
+        ],
     }
+    assert "```mermaid" not in github_api.comments(7)[0]["body"]
     regressed = [c for c in gate["comparisons"] if c["regressed"]]
     assert [c["candidate"] for c in regressed] == ["model-2"]
     assert regressed[0]["baseline"] == f"model-2 @ main {c1[:7]}"

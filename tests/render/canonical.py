@@ -11,14 +11,17 @@ from collections.abc import Callable
 from leaderboard.render.comment import CommentContext, render_comment, render_failure
 from leaderboard.report import (
     BaselineRun,
+    FlakyItem,
     Flips,
     Gate,
     GateComparison,
     ItemAnswers,
     ItemMove,
+    KeptMean,
     PairwiseDiff,
     Report,
     ScopeDiff,
+    TrendPoint,
 )
 from tests.conftest import with_gate
 from tests.render.render_samples import golden_report, row
@@ -361,6 +364,88 @@ FAILURE_MESSAGE = (
 )
 
 
+TREND_RUNS = 12  # kept runs drawn, the baseline's the last
+TREND_STEP = 8  # cand-b's kept run that drops well outside the runs before it
+
+
+def _sha(i: int) -> str:
+    return f"{i:x}{'7c0ffee' * 6}"[:40]
+
+
+def trend_report() -> Report:
+    """The regressed report gated against the kept history: 12 kept runs of both
+    models (cand-b steps down at run 8), flaky items in its flip list."""
+    report = regressed_report()
+    gate = report.gate
+    trend = []
+    for i in range(TREND_RUNS):
+        b = 0.74 - (0.06 if i >= TREND_STEP else 0.0) + 0.004 * ((i * 7) % 3 - 1)
+        a = 0.71 + 0.003 * ((i * 5) % 4 - 1.5)
+        trend.append(
+            TrendPoint(
+                commit=_sha(i),
+                stored_at=f"2026-11-{i + 1:02d}T10:00:00Z",
+                models={
+                    "cand-a": KeptMean(mean=a, lo=a - 0.02, hi=a + 0.02),
+                    "cand-b": KeptMean(mean=b, lo=b - 0.02, hi=b + 0.02),
+                },
+            )
+        )
+    run = BaselineRun(
+        label="main 7c0ffee",
+        source="history",
+        branch="main",
+        commit=_sha(TREND_RUNS - 1),
+        stored_at="2026-11-12T10:00:00Z",
+        commits_behind=0,
+        trend=trend,
+    )
+    worst = [
+        ItemMove(
+            task="code",
+            item_id="humaneval-042",
+            baseline_score=1.0,
+            candidate_score=0.0,
+            flaky=True,
+            flaky_why=["epochs", "history"],
+        ),
+        ItemMove(
+            task="code", item_id="humaneval-117", baseline_score=1.0, candidate_score=0.0
+        ),
+    ]
+    three = {"baseline_samples": 3, "candidate_samples": 3, "flaky": True}
+    flaky = [
+        FlakyItem(
+            task="code",
+            item_id="humaneval-042",
+            baseline_score=2 / 3,
+            candidate_score=1 / 3,
+            flipped=True,
+            flaky_why=["epochs", "history"],
+            history=[1.0, 0.0, 1.0, 1.0],
+            **three,
+        ),
+        FlakyItem(
+            task="math",
+            item_id="gsm8k-0193",
+            baseline_score=1 / 3,
+            candidate_score=1 / 3,
+            flipped=False,
+            flaky_why=["epochs"],
+            **three,
+        ),
+    ]
+    comps = [
+        c.model_copy(update={"worst_items": worst, "flaky_items": flaky, "flaky_runs": 5})
+        if c.flips is not None
+        else c
+        for c in gate.comparisons
+    ]
+    return with_gate(
+        report, gate.model_copy(update={"comparisons": comps, "baseline_run": run})
+    )
+
+
 def failure_comment() -> str:
     ctx = CommentContext(
         head_sha=CTX.head_sha,
@@ -381,5 +466,6 @@ CANONICAL: dict[str, Callable[[], str]] = {
     "no-gate": lambda: render_comment(no_gate_report(), CTX),
     "no-baseline-run": lambda: render_comment(no_baseline_run_report(), CTX),
     "models-30": lambda: render_comment(models_30_report(), CTX),
+    "trend": lambda: render_comment(trend_report(), CTX),
     "failure": failure_comment,
 }

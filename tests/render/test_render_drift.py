@@ -22,7 +22,11 @@ def test_render_drift__slow_slide__range_sparkline_and_change_vs_back() -> None:
     runs = _runs(12, 0.01)  # each step 0.01: below any single gate's reach
     md = render_drift(runs, branch="main", history_branch="leaderboard-history")
     html = cmarkgfm.github_flavored_markdown_to_html(md)
-    assert html.count("<tr>") == 2  # the header and one model
+    drift, trend = html.split("</table>")[:2]
+    assert drift.count("<tr>") == 2  # the header and one model
+    # then the trend (issue 33): the chart, and its table of the 12 runs and a header
+    assert "```mermaid\nxychart-beta" in md
+    assert trend.count("<tr>") == 13
     assert "m|x" in html  # the pipe is escaped, the row has its cells
     assert f"{runs[-1 - BACK].commit[:7]}" in md
     # 10 pushes x 0.01, the last cell of the model's row, sign and three decimals

@@ -71,6 +71,7 @@ def test_layout__verdict_and_gate_fit_a_phone(browser: Browser, name: str) -> No
             "guardrail",
             "cannot-tell",
             "models-30",
+            "trend",
         }
     )
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from leaderboard.action.event import PR_EVENTS, Event, resolve_target
 from leaderboard.action.history.branch import WALK_LIMIT, History, HistoryUnreadable
+from leaderboard.action.history.earlier import earlier_records, trend_points
 from leaderboard.action.history.gitdata import Api, GitDataError
 from leaderboard.action.runner import Log
 from leaderboard.action.settings import Settings
@@ -38,6 +39,8 @@ class Choice:
     run: BaselineRun | None = None
     note: str | None = None  # set: no baseline run could be read (no_baseline_run)
     notes: tuple[str, ...] = ()  # what the loader changed in the baseline files
+    # the kept runs read for flaky items, oldest first, `runs` last (history only)
+    history: tuple[tuple[EvalRun, ...], ...] = ()
 
 
 def read_runs(
@@ -144,7 +147,9 @@ def _from_history(
                 sha, ref = client.pull_base(number)
             if not isinstance(sha, str) or not sha:
                 return Choice(note=f"The event names no base commit to look up. {fill}")
-            found = History(client, branch, settings.comment_header).find(sha)
+            history = History(client, branch, settings.comment_header)
+            found = history.find(sha)
+            earlier = () if found is None else earlier_records(history, found, log)
         except (GitDataError, HistoryUnreadable) as exc:
             log.warning(f"the kept run could not be read: {exc}", title=_TITLE)
             heal = (
@@ -180,7 +185,9 @@ def _from_history(
             commit=run.commit,
             stored_at=run.stored_at or None,
             commits_behind=found.commits_behind,
+            trend=trend_points(found),
         ),
+        history=earlier,
     )
 
 

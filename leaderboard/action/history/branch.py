@@ -279,6 +279,8 @@ class Found:
     run: StoredRun
     records: list[EvalRun]
     commits_behind: int
+    head: str = ""  # the history branch's head the run was read at
+    index: tuple[StoredRun, ...] = ()  # the valid runs of the index, oldest first
 
 
 def folder_for(header: str) -> str:
@@ -405,7 +407,18 @@ class History:
                 raise HistoryUnreadable("; ".join(read.problems[:3]))
             return None
         sha, behind = walked
-        run = stored[sha]
+        return Found(stored[sha], self.records(sha, head), behind, head, tuple(read.runs))
+
+    def records(self, sha: str, head: str) -> list[EvalRun]:
+        """The records kept for commit ``sha`` at ``head`` of the history branch.
+
+        Raises
+        ------
+        HistoryUnreadable
+            They are missing, over `MAX_RUN_BYTES`, or cannot be read.
+        GitDataError
+            GitHub refused or failed the request.
+        """
         try:
             raw = self.api.read(
                 f"{self._run_dir(sha)}/records.jsonl.gz", head, limit=MAX_RUN_BYTES
@@ -416,7 +429,7 @@ class History:
             ) from None
         if raw is None:
             raise HistoryUnreadable(f"the records of {sha[:7]} are missing")
-        return Found(run, _decode_records(raw, sha), behind)
+        return _decode_records(raw, sha)
 
     def _walk(
         self,
