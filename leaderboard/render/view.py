@@ -321,6 +321,8 @@ def _sections_omitted(
     if not opt.plot and report.leaderboard:
         omitted.append("the interval plot" + _trend_left_out(report))
     return omitted
+
+
 def _trend_left_out(report: Report) -> str:
     """What leaving out the plots also leaves out: the kept runs' trend, if any."""
     return "" if pr_trend(report) is None else " and the trend of the kept runs"
