@@ -151,7 +151,8 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
+#: The decoder of every input: huge integers as text, a repeated key refused.
+DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
 
 
 def loads(text: str | bytes) -> Any:
@@ -163,7 +164,7 @@ def loads(text: str | bytes) -> Any:
     """
     if isinstance(text, bytes):
         return json.loads(text, parse_int=_parse_int, object_pairs_hook=_object)
-    return _DECODER.decode(text)
+    return DECODER.decode(text)
 
 
 def relocate(
