@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
+from leaderboard.inputs.fast_json import DECLINED, MAX_DIGITS, fast_loads
 from leaderboard.inputs.records import MEASURES, EvalRun, bad_character
 
 #: The formats the `format` input (``--format``) takes that read a framework's own
@@ -137,7 +138,7 @@ class DuplicateKeyError(ValueError):
 
 
 def _parse_int(text: str) -> int | BigInt:
-    return int(text) if len(text) <= 4000 else BigInt(text)
+    return int(text) if len(text) <= MAX_DIGITS else BigInt(text)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -161,7 +162,12 @@ def loads(text: str | bytes) -> Any:
     Every JSON document and line read from an input goes through here (after
     `check_document`): an integer of over 4000 digits is a `BigInt` (a string, so no
     numeric check takes it for a number), a key written twice is `DuplicateKeyError`.
+    msgspec parses it when it gives the same value (`fast_json.fast_loads`); the
+    standard library otherwise, and for every error.
     """
+    value = fast_loads(text)
+    if value is not DECLINED:
+        return value
     if isinstance(text, bytes):
         return json.loads(text, parse_int=_parse_int, object_pairs_hook=_object)
     return DECODER.decode(text)
