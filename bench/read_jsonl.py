@@ -1,7 +1,9 @@
 """Real-shaped JSON Lines files read: time against a bare ``json.loads`` loop, peak memory.
 
 Usage: ``python bench/read_jsonl.py [--mb N] [--dir DIR] [KIND...]`` (part of ``make
-bench`` at 100 MB; the figures in docs/frameworks.md were taken at 1,000 MB).
+bench`` at 100 MB; docs/frameworks.md's largest files were taken with ``--mb 2000``
+for promptfoo and lm-eval, 1300 for EvalScope and 189 for records, the sizes at which
+they reach 2 GB or the run's 2,000,000 records).
 KIND is one of `KINDS`: records JSONL, lm-eval samples (MMLU-Pro-sized prompts, about
 2.2 KB a line), promptfoo ``-o results.jsonl`` rows, EvalScope 1.x reviews. Each file
 of about N MB is written once into DIR (a temporary directory by default, removed
