@@ -51,6 +51,7 @@ def measure(args: list[str], code: Path, timeout: float) -> tuple[int, float, fl
                 stdout=subprocess.DEVNULL,
                 stderr=err,
                 env={**os.environ, "PYTHONPATH": str(code), "OPENBLAS_NUM_THREADS": "1"},
+                cwd=code,  # `python -m` puts the working directory first on the path
                 timeout=timeout,
                 check=False,
             ).returncode

@@ -1,14 +1,18 @@
 """Real-shaped JSON Lines files read: time against a bare ``json.loads`` loop, peak memory.
 
 Usage: ``python bench/read_jsonl.py [--mb N] [--dir DIR] [KIND...]`` (part of ``make
-bench`` at 100 MB; the figures in docs/frameworks.md were taken at 1,000 MB).
+bench`` at 100 MB; docs/frameworks.md's largest files were taken with ``--mb 2000``
+for promptfoo and lm-eval, 1300 for EvalScope and 189 for records, the sizes at which
+they reach 2 GB or the run's 2,000,000 records).
 KIND is one of `KINDS`: records JSONL, lm-eval samples (MMLU-Pro-sized prompts, about
 2.2 KB a line), promptfoo ``-o results.jsonl`` rows, EvalScope 1.x reviews. Each file
 of about N MB is written once into DIR (a temporary directory by default, removed
 after); then one child process reads it with ``load_runs`` and another runs the bare
-loop ``for line in file: json.loads(line)`` over the same file, each under
-``/usr/bin/time`` (peak resident set size). Prints one line a kind: the reading
-time, the bare loop's, their ratio (the reading ratio), and both peaks. CPU time of
+loop ``for line in file: json.loads(line)`` over the same file, and a third the same
+loop with msgspec's decoder (the floor of the parser the readers use first,
+`leaderboard.inputs.fast_json`), each under ``/usr/bin/time`` (peak resident set
+size). Prints the machine, then one line a kind: the reading time, the bare loops',
+the ratios to each (the reading ratio), and the peaks. CPU time of
 the child (user + system) is the steadier figure on a shared machine; both are shown.
 """
 
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -126,6 +131,11 @@ _READ = "from leaderboard.inputs import load_runs\n" + _CLOCK.format(
 _BARE = "import json\n" + _CLOCK.format(
     work="with open(sys.argv[1], 'rb') as f:\n    for line in f:\n        json.loads(line)"
 )
+# The floor of the parser the readers use first (leaderboard.inputs.fast_json).
+_BARE_MSGSPEC = "import msgspec\n" + _CLOCK.format(
+    work="decode = msgspec.json.Decoder().decode\n"
+    "with open(sys.argv[1], 'rb') as f:\n    for line in f:\n        decode(line)"
+)
 
 
 def write(folder: Path, kind: str, megabytes: float) -> Path:
@@ -163,12 +173,25 @@ def timed(code: str, path: Path) -> tuple[float, float, float]:
     return float(wall), float(cpu), int(kib) / 1024
 
 
+def machine() -> str:
+    """The machine the figures were taken on: ratios only compare within one run."""
+    import msgspec  # noqa: PLC0415 - the parser's version, only to print it
+
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return (
+        f"machine: {platform.machine()} {platform.system()}, {os.cpu_count()} CPUs, "
+        f"load average {load}; Python {platform.python_version()}, msgspec "
+        f"{msgspec.__version__}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("kinds", nargs="*", default=list(KINDS))
     parser.add_argument("--mb", type=float, default=100.0)
     parser.add_argument("--dir", type=Path)
     args = parser.parse_args()
+    print(machine(), flush=True)
     for kind in args.kinds:
         folder = Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=args.dir))
         try:
@@ -176,11 +199,14 @@ def main() -> None:
             size = path.stat().st_size / 1e6
             read_wall, read_cpu, read_rss = timed(_READ, path)
             bare_wall, bare_cpu, bare_rss = timed(_BARE, path)
+            fast_wall, fast_cpu, _ = timed(_BARE_MSGSPEC, path)
             print(
                 f"{kind}: {size:,.0f} MB read in {read_wall:.1f} s wall / {read_cpu:.1f} s "
                 f"CPU, peak {read_rss:,.0f} MiB; bare json.loads loop {bare_wall:.1f} s / "
                 f"{bare_cpu:.1f} s CPU, peak {bare_rss:,.0f} MiB; reading ratio "
-                f"{read_cpu / bare_cpu:.2f}x (CPU), {read_wall / bare_wall:.2f}x (wall)",
+                f"{read_cpu / bare_cpu:.2f}x (CPU), {read_wall / bare_wall:.2f}x (wall); "
+                f"bare msgspec loop {fast_wall:.1f} s / {fast_cpu:.1f} s CPU: "
+                f"{read_cpu / fast_cpu:.2f}x its floor (CPU)",
                 flush=True,
             )
         finally:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs import reading
+from leaderboard.inputs import fast_json, reading
 from leaderboard.inputs.json_records import run_from_object
 from leaderboard.inputs.reading import (
     CORE_FIELDS,
@@ -42,8 +42,6 @@ from leaderboard.inputs.records import DEFAULT_CATEGORY, TEXTS, EvalRun, checked
 _BLOCK = 2**20  # bytes split at a time: ~3 MB held while a block is read
 _MAX_PLANS = 4096  # key sets remembered; a file with more reads the rest slowly
 _FIELD_SET = frozenset((*CORE_FIELDS, *TEXTS))  # measures take the full reader
-# The C scanner of a hook-free decoder: one JSON value from an index, no Python layer.
-_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
@@ -135,12 +133,13 @@ def _line_blocks(handle: IO[bytes], shown: str) -> Iterator[list[bytes]]:
         yield [carry]
 
 
-def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path, many exits
+def fast_record(  # noqa: PLR0911, PLR0912 - one straight path, many exits
     raw: bytes, intern: Intern, plans: dict[tuple[str, ...], Any]
 ) -> EvalRun | None:
     """The record on one JSON Lines line, on the common path only; None otherwise.
 
-    Parses with the C scanner (no hooks) and accepts only what the full reader
+    Parses with msgspec (`fast_json.decode`; a text it refuses goes to the full
+    reader, which says what is wrong) and accepts only what the full reader
     would accept unchanged: an object of contract fields only, whose key set passed
     `check_keys`, with ids that are printable non-empty strings (integers for
     item_id and cluster), a score in [0, 1], a positive weight and a non-negative
@@ -153,11 +152,10 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path, many ex
     full reader.
     """
     try:
-        text = raw.decode("utf-8")
-        obj, end = _scan(text, 0)
-    except (ValueError, RecursionError, StopIteration):
+        obj = fast_json.decode(raw)
+    except fast_json.DECODE_ERRORS:
         return None
-    if type(obj) is not dict or (end != len(text) and not text[end:].isspace()):
+    if type(obj) is not dict:
         return None
     keys = tuple(obj)
     pick = plans.get(keys)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
+from leaderboard.inputs.fast_json import DECLINED, MAX_DIGITS, fast_loads
 from leaderboard.inputs.records import (
     MEASURES,
     TEXTS,
@@ -150,7 +151,7 @@ class DuplicateKeyError(ValueError):
 
 
 def _parse_int(text: str) -> int | BigInt:
-    return int(text) if len(text) <= 4000 else BigInt(text)
+    return int(text) if len(text) <= MAX_DIGITS else BigInt(text)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -164,7 +165,8 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-_DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
+#: The decoder of every input: huge integers as text, a repeated key refused.
+DECODER = json.JSONDecoder(parse_int=_parse_int, object_pairs_hook=_object)
 
 
 def loads(text: str | bytes) -> Any:
@@ -173,10 +175,15 @@ def loads(text: str | bytes) -> Any:
     Every JSON document and line read from an input goes through here (after
     `check_document`): an integer of over 4000 digits is a `BigInt` (a string, so no
     numeric check takes it for a number), a key written twice is `DuplicateKeyError`.
+    msgspec parses it when it gives the same value (`fast_json.fast_loads`); the
+    standard library otherwise, and for every error.
     """
+    value = fast_loads(text)
+    if value is not DECLINED:
+        return value
     if isinstance(text, bytes):
         return json.loads(text, parse_int=_parse_int, object_pairs_hook=_object)
-    return _DECODER.decode(text)
+    return DECODER.decode(text)
 
 
 def relocate(

@@ -47,14 +47,15 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
+from leaderboard.inputs import reading
 from leaderboard.inputs.frameworks._common import (
     FormatWarning,
     check_room,
     counted,
     errored_run,
     item_run,
-    load_json,
 )
+from leaderboard.inputs.frameworks._object_arrays import load_object_of_arrays
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 from leaderboard.inputs.records import EvalRun
 
@@ -150,7 +151,7 @@ def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRu
             field="metric",
             fix="leave `metric` (--metric) empty or set it to resolved",
         )
-    data = load_json(path)
+    data = load_object_of_arrays(path, _IdBudget(shown, options.limit))
     if not isinstance(data, dict):
         raise InputError(
             "is not a SWE-bench report (not an object)", file=shown, fix=FIX_RUN
@@ -159,6 +160,42 @@ def read_swebench(path: Path, options: ReadOptions | None = None) -> list[EvalRu
     if "resolved_ids" not in data and "resolved_instances" not in data:
         return _read_instances(path, data, shown, default)
     return _read_run(path, data, shown, default, options.limit)
+
+
+#: The lists whose ids become records: they share the run's room (`ReadOptions.limit`).
+_SCORED = frozenset({"resolved_ids", "resolved", "unresolved_ids", "empty_patch_ids"})
+#: Ids in all of a report's lists together. A real report names each instance in a
+#: few lists (submitted, completed, resolved or not); this is twice the run's cap.
+MAX_LISTED = 2 * reading.MAX_RECORDS
+
+
+class _IdBudget:
+    """A run report's id lists counted as they are parsed (`load_object_of_arrays`):
+    the scored ones stop at the run's room, all of them at `MAX_LISTED`."""
+
+    def __init__(self, shown: str, limit: int) -> None:
+        self.shown, self.scored_room, self.listed_room = shown, limit, MAX_LISTED
+
+    def room(self, key: str) -> int:
+        if key in _SCORED:
+            return min(self.scored_room, self.listed_room)
+        return self.listed_room
+
+    def spend(self, key: str, count: int) -> None:
+        if key in _SCORED:
+            self.scored_room -= count
+        self.listed_room -= count
+
+    def refuse(self, key: str) -> InputError:
+        if key in _SCORED and self.scored_room <= self.listed_room:
+            return reading.too_many_records(self.shown)
+        return InputError(
+            f"lists more than {MAX_LISTED:,} instance ids in all (`{key}` the last), "
+            "more than any run report holds",
+            file=self.shown,
+            field=key,
+            fix=FIX_RUN,
+        )
 
 
 def _read_instances(
