@@ -133,7 +133,7 @@ def _line_blocks(handle: IO[bytes], shown: str) -> Iterator[list[bytes]]:
         yield [carry]
 
 
-def fast_record(  # noqa: PLR0911, PLR0912 - one straight path, many exits
+def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path
     raw: bytes, intern: Intern, plans: dict[tuple[str, ...], Any]
 ) -> EvalRun | None:
     """The record on one JSON Lines line, on the common path only; None otherwise.
