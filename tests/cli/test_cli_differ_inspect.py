@@ -75,7 +75,8 @@ def test_a_model_swap_is_gated_and_the_first_line_names_both_ids(
     # the items that broke, by id, with both sides, in the "where it moved" block
     assert "Dropped most (baseline → candidate):\n- arith-001: 3/3 → 0/3\n" in out
     assert "- arith-004: 3/3 → 0/3\n- arith-010: 3/3 → 0/3\n" in out
-    assert "arith-003" not in out.split("Dropped most")[1].split("</details>")[0]
+    # (the list ends at its blank line: a flaky list may follow in the same block)
+    assert "arith-003" not in out.split("Dropped most")[1].split("\n\n")[0]
     assert [w["item_id"] for w in comp["worst_items"]] == [
         "arith-001",
         "arith-004",

@@ -48,6 +48,7 @@ def test_flaky__real_epochs_log__disagreeing_epochs_marked(
         "flaky": True,
         "flaky_why": ["epochs"],
         "history": [],
+        "answers": None,  # outputs are shown only when asked (--show-outputs)
     }
     assert c["flaky_runs"] == 0  # no kept history on the command line
     assert (

@@ -18,7 +18,6 @@ from leaderboard.cli import main
 from leaderboard.render import render_comment
 from leaderboard.stats.design import build_design
 from leaderboard.stats.estimates import EstimatePlan
-from leaderboard.stats.quantiles import t_ppf
 from tests.stats.simulate import (
     B,
     binary_pair,
@@ -152,12 +151,13 @@ def test_detectable_drop__never_beyond_the_score_range() -> None:
 
 
 def test_binary_all_correct__interval_reflects_n() -> None:
-    # Before: 20 of 20 correct gave [1.000, 1.000]; Wilson's 95% interval is [0.839, 1]
-    # (with Student's t at 19 df, as every interval here: [0.820, 1]).
+    # Before: 20 of 20 correct gave [1.000, 1.000]; then Wilson's floor with Student's
+    # t at 19 df, [0.820, 1]; now (issue 28) the exact Clopper-Pearson interval, whose
+    # lower end for n of n is (alpha/2)^(1/n) in closed form: [0.832, 1].
     runs = [EvalRun("m", "t", 1.0, item_id=i) for i in range(20)]
     row = build_report(runs, resamples=B).leaderboard[0]
     assert row.mean_ci_hi == 1.0
-    assert row.mean_ci_lo == pytest.approx(20 / (20 + t_ppf(0.975, 19) ** 2), abs=1e-9)
+    assert row.mean_ci_lo == pytest.approx(0.025 ** (1 / 20), abs=1e-9)
 
 
 def test_binary_items__wilson_floor_only_widens() -> None:

@@ -143,7 +143,13 @@ def test_gate__max_t_family_and_verdict_agree_with_interval() -> None:
     assert 0.95 < each.pop() < 1 - 0.05 / 12
     for c in gate.comparisons:
         assert c.regressed == (c.ci_hi < -0.01)
-        assert c.min_detectable_regression > 0.01
+        mdr = c.min_detectable_regression
+        if c.scope == "overall":  # 40 tasks: the t-interval, a drop it detects
+            assert mdr is not None
+            assert mdr > 0.01
+        else:  # about 13 tasks a category: the betting interval (issue 28), which
+            # may detect no drop within the score range at all
+            assert mdr is None or mdr > 0.01
     assert gate.regressed  # model-0 is 0.15 below model-3 on 40 tasks
     assert gate.regressed == any(c.regressed for c in gate.comparisons)
 
