@@ -71,10 +71,6 @@ def parse_bool(name: str, raw: str) -> bool:
     raise UsageError(f"{name}: must be true or false, got {raw!r}")
 
 
-#: What ``show-outputs`` takes: ``auto`` (shown on a private repository only).
-SHOW_OUTPUTS = ("auto", "true", "false")
-
-
 def parse_show_outputs(name: str, raw: str) -> str:
     """Parse ``show-outputs``: ``auto``, or true/false as `parse_bool` reads them."""
     if raw.lower() == "auto":
@@ -373,7 +369,7 @@ class Settings:
     anchor: str | None = None  # a commit or tag whose run on history-branch is the anchor
     anchor_margin: float = 0.0
     max_drop: float = 0.05  # a pass rules out a drop this large (CONTRACT.md 13)
-    show_outputs: str = "auto"  # SHOW_OUTPUTS: auto shows them on a private repository
+    show_outputs: str = "auto"  # auto (shown on a private repository), true or false
     # The runner's variables.
     api_url: str = "https://api.github.com"
     server_url: str = "https://github.com"
