@@ -120,10 +120,10 @@ class EvalRun:
             and (item is None or type(item) is str)
             and (cluster is None or type(cluster) is str)
             and (self.sample is None or type(self.sample) is int)
-            and self.cost is None
-            and self.latency is None
-            and self.tokens is None
-            and not self.metrics
+            and _plain_measure(self.cost)
+            and _plain_measure(self.latency)
+            and _plain_measure(self.tokens)
+            and (not self.metrics or _plain_metrics(self.metrics))
             and self.error is None
         ):
             if self.input is not None or self.output is not None:
@@ -291,6 +291,36 @@ class EvalRun:
                 fix="keep one score per metric",
             )
         object.__setattr__(self, "metrics", tuple(out))
+
+
+def _plain_measure(value: object) -> bool:
+    """Whether `value` is a measure `EvalRun._validate` keeps as it is: None, or a
+    float in [0, inf) (NaN compares false)."""
+    return value is None or (type(value) is float and 0.0 <= value < math.inf)
+
+
+def _plain_metrics(metrics: object) -> bool:
+    """Whether `metrics` is already what `EvalRun._validate_metrics` makes of it: a
+    tuple of ``(name, score)`` tuples, names printable, non-empty and strictly
+    increasing (sorted, none twice), scores floats in [0, 1]. Anything else takes
+    the full check, which words the problem or normalises the value."""
+    if type(metrics) is not tuple:
+        return False
+    previous = ""
+    for pair in metrics:
+        if type(pair) is not tuple or len(pair) != 2:
+            return False
+        name, value = pair
+        if (
+            type(name) is not str
+            or not previous < name
+            or not name.isprintable()
+            or type(value) is not float
+            or not 0.0 <= value <= 1.0
+        ):
+            return False
+        previous = name
+    return True
 
 
 #: Characters of an errored record's ``error`` text kept (the rest is cut).

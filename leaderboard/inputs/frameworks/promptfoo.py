@@ -40,6 +40,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +186,8 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
     shown = str(path)
     rows = _rows(path, shown)
     notes = Notes(shown)
-    parsed: list[tuple[int, int, str, str, str, Any, dict[str, Any]]] = []
+    kept: list[tuple[int, int, EvalRun | _Left]] = []
+    names: dict[str, str] = {}  # one string per model, task and item name
     metric: str | None = None
     for number, row in rows:
         if not isinstance(row, dict):
@@ -199,7 +201,11 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
                 field="provider",
                 fix="give an unmodified promptfoo output",
             )
+        model = names.setdefault(model, model)
+        task = _task(row)
+        task = names.setdefault(task, task)
         item = _item(row)
+        item = names.setdefault(item, item)
         test_idx = row.get("testIdx")
         order = test_idx if isinstance(test_idx, int) else number
         if row.get("failureReason") == 2 or (
@@ -207,8 +213,8 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
         ):
             error = row.get("error")
             text = error if isinstance(error, str) and error.strip() else "errored"
-            parsed.append((order, number, model, _task(row), item, _Errored(text), {}))
-            check_room(len(parsed), options.limit, shown)
+            kept.append((order, number, _Left(model, task, item, _Left.ERRORED, text)))
+            check_room(len(kept), options.limit, shown)
             continue
         if metric is None:
             available = _available(row)
@@ -218,28 +224,47 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
             for other in available:
                 if other != metric:
                     notes.add(Notes.OTHERS, other)
+        # The record is built as the row is read, and the row let go: what is held
+        # grows by one record a row, not by the row's parsed JSON.
         value = _value(row, metric)
-        parsed.append((order, number, model, _task(row), item, value, _extras(row, metric)))
-        check_room(len(parsed), options.limit, shown)
-    if metric is None and parsed:
+        score = to_unit(value, None)
+        if score is None:
+            what = f"{task} {metric} = {short(value, 24)} (row {number})"
+            kept.append((order, number, _Left(model, task, item, _Left.RANGE, what)))
+        else:
+            run = item_run(model, task, metric, item, score, **_extras(row, metric))
+            kept.append((order, number, run))
+        check_room(len(kept), options.limit, shown)
+    if metric is None and kept:
+        first = kept[0][2]
+        text = first.text if isinstance(first, _Left) else ""
         raise InputError(
-            f"every row errored ({len(parsed)}): {short(str(parsed[0][5].text), 100)}",
+            f"every row errored ({len(kept)}): {short(str(text), 100)}",
             file=shown,
             field="error",
             fix=_FIX_ERRORS,
         )
     if metric is None:
         raise InputError("holds no rows", file=shown, fix="check that the eval ran")
-    return _records(parsed, metric, notes)
+    return _records(kept, metric, notes)
 
 
-class _Errored:
-    """The value of a row whose provider call errored: its error's text."""
+class _Left:
+    """A row that gives no scored record: its provider call errored (`ERRORED`, the
+    error's text), or its score is outside [0, 1] (`RANGE`, the note's text)."""
 
-    __slots__ = ("text",)
+    ERRORED = "errored"
+    RANGE = "range"
+    __slots__ = ("item", "kind", "model", "task", "text")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, model: str, task: str, item: str, kind: str, text: str) -> None:
+        self.model, self.task, self.item, self.kind, self.text = (
+            model,
+            task,
+            item,
+            kind,
+            text,
+        )
 
 
 def _measure(value: object, scale: float = 1.0) -> float | None:
@@ -271,47 +296,50 @@ def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
     }
 
 
+def _key(entry: EvalRun | _Left) -> tuple[str, str, str]:
+    if isinstance(entry, _Left):
+        return entry.model, entry.task, entry.item
+    return entry.model_id, entry.task_id, str(entry.item_id)
+
+
 def _records(
-    parsed: list[tuple[int, int, str, str, str, Any, dict[str, Any]]],
-    metric: str,
-    notes: Notes,
+    kept: list[tuple[int, int, EvalRun | _Left]], metric: str, notes: Notes
 ) -> list[EvalRun]:
-    parsed.sort(key=lambda row: (row[0], row[1]))
+    """The records in the rows' order (``testIdx``, then line), each repeat of one
+    (provider, prompt, test) numbered as its ``sample`` when any is repeated."""
+    kept.sort(key=lambda entry: (entry[0], entry[1]))
     seen: dict[tuple[str, str, str], int] = {}
-    for _, _, model, task, item, _, _ in parsed:
-        seen[model, task, item] = seen.get((model, task, item), 0) + 1
+    for _, _, entry in kept:
+        key = _key(entry)
+        seen[key] = seen.get(key, 0) + 1
     repeated = any(count > 1 for count in seen.values())
+    del seen
     dropped: set[str] = set()
     nth: dict[tuple[str, str, str], int] = {}
     runs: list[EvalRun] = []
     errored: list[str] = []
-    for _, number, model, task, item, value, extras in parsed:
-        key = (model, task, item)
-        sample = nth[key] = nth.get(key, -1) + 1
-        if isinstance(value, _Errored):
-            errored.append(f"row {number} ({model}, test {item!r})")
-            runs.append(
-                errored_run(
-                    model,
-                    task,
-                    metric,
-                    item,
-                    value.text,
-                    sample=sample if repeated else None,
-                )
+    for at, (_, number, entry) in enumerate(kept):
+        sample: int | None = None
+        if repeated:
+            key = _key(entry)
+            sample = nth[key] = nth.get(key, -1) + 1
+        if not isinstance(entry, _Left):
+            runs.append(entry if sample is None else replace(entry, sample=sample))
+        elif entry.kind == _Left.ERRORED:
+            errored.append(f"row {number} ({entry.model}, test {entry.item!r})")
+            run = errored_run(
+                entry.model, entry.task, metric, entry.item, entry.text, sample=sample
             )
-            continue
-        score = to_unit(value, None)
-        if score is None:
-            notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (row {number})")
-            dropped.add(task)
-            continue
-        nth_run = sample if repeated else None
-        runs.append(item_run(model, task, metric, item, score, sample=nth_run, **extras))
-    runs = [run for run in runs if run.task_id not in dropped]
+            runs.append(run)
+        else:
+            notes.add(Notes.RANGE, entry.text)
+            dropped.add(entry.task)
+        kept[at] = (0, 0, _DONE)  # let the row's record go once it is in `runs`
+    if dropped:
+        runs = [run for run in runs if run.task_id not in dropped]
     if errored:
         notes.add(
-            f"{len(errored)} of {len(parsed)} rows errored (the provider call failed, "
+            f"{len(errored)} of {len(kept)} rows errored (the provider call failed, "
             "`failureReason` 2; not a failed test): attempted, not scored; the score "
             "compares only the tests both runs scored, and the completion comparison "
             "counts these",
@@ -325,3 +353,6 @@ def _records(
         )
     notes.warn()
     return runs
+
+
+_DONE = _Left("", "", "", _Left.RANGE, "")
