@@ -41,6 +41,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,10 @@ _FIX_ERRORS = (
     "re-run the errored rows (`promptfoo eval --retry-errors`) or fix the provider, "
     "then give the new output: an error is not a failed test"
 )
+# The item's identity: its vars as sorted compact JSON (``json.dumps(vars,
+# sort_keys=True, separators=(",", ":"), default=str)``, one encoder built once).
+_VARS_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str).encode
+_UNSEEN = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 PASS = "pass"  # noqa: S105 - promptfoo's pass/fail, not a password
 SCORE = "score"
 
@@ -138,12 +143,12 @@ def _item(row: dict[str, Any]) -> str:
     case = row.get("testCase")
     case = case if isinstance(case, dict) else {}
     variables = row.get("vars", case.get("vars"))
-    text = json.dumps(variables, sort_keys=True, separators=(",", ":"), default=str)
+    text = _VARS_JSON(variables)
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     description = case.get("description")
     if not isinstance(description, str) or not description:
         return f"#{digest}"
-    text = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]+", " ", description).strip()
+    text = _UNSEEN.sub(" ", description).strip()
     return f"{text if len(text) <= 80 else text[:77] + '...'} #{digest}"
 
 
@@ -186,8 +191,10 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
     shown = str(path)
     rows = _rows(path, shown)
     notes = Notes(shown)
-    kept: list[tuple[int, int, EvalRun | _Left]] = []
+    kept: list[EvalRun | _Left] = []  # one a row, in the file's order
+    orders: list[int] = []  # each row's testIdx (else its number), beside `kept`
     names: dict[str, str] = {}  # one string per model, task and item name
+    shared: dict[Any, Any] = {}  # one tuple per distinct set of secondary scores
     metric: str | None = None
     for number, row in rows:
         if not isinstance(row, dict):
@@ -213,30 +220,27 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
         ):
             error = row.get("error")
             text = error if isinstance(error, str) and error.strip() else "errored"
-            kept.append((order, number, _Left(model, task, item, _Left.ERRORED, text)))
+            kept.append(_Left(model, task, item, number, text, errored=True))
+            orders.append(order)
             check_room(len(kept), options.limit, shown)
             continue
         if metric is None:
-            available = _available(row)
-            if options.metrics and not matches(available, options.metrics):
-                raise refuse_unmatched(available, options.metrics, shown)
-            metric = choose(available, options.metrics)
-            for other in available:
-                if other != metric:
-                    notes.add(Notes.OTHERS, other)
+            metric = _choose(row, options, notes)
         # The record is built as the row is read, and the row let go: what is held
         # grows by one record a row, not by the row's parsed JSON.
         value = _value(row, metric)
         score = to_unit(value, None)
         if score is None:
             what = f"{task} {metric} = {short(value, 24)} (row {number})"
-            kept.append((order, number, _Left(model, task, item, _Left.RANGE, what)))
+            kept.append(_Left(model, task, item, number, what, errored=False))
         else:
-            run = item_run(model, task, metric, item, score, **_extras(row, metric))
-            kept.append((order, number, run))
+            extras = _extras(row, metric)
+            extras["metrics"] = shared.setdefault(extras["metrics"], extras["metrics"])
+            kept.append(item_run(model, task, metric, item, score, **extras))
+        orders.append(order)
         check_room(len(kept), options.limit, shown)
     if metric is None and kept:
-        first = kept[0][2]
+        first = kept[0]
         text = first.text if isinstance(first, _Left) else ""
         raise InputError(
             f"every row errored ({len(kept)}): {short(str(text), 100)}",
@@ -246,25 +250,32 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
         )
     if metric is None:
         raise InputError("holds no rows", file=shown, fix="check that the eval ran")
-    return _records(kept, metric, notes)
+    return _records(kept, orders, metric, notes)
+
+
+def _choose(row: dict[str, Any], options: ReadOptions, notes: Notes) -> str:
+    """The file's metric, from its first scored row; the others noted."""
+    available = _available(row)
+    if options.metrics and not matches(available, options.metrics):
+        raise refuse_unmatched(available, options.metrics, notes.shown)
+    metric = choose(available, options.metrics)
+    for other in available:
+        if other != metric:
+            notes.add(Notes.OTHERS, other)
+    return metric
 
 
 class _Left:
-    """A row that gives no scored record: its provider call errored (`ERRORED`, the
-    error's text), or its score is outside [0, 1] (`RANGE`, the note's text)."""
+    """A row that gives no scored record: its provider call errored (`errored`;
+    `text` the error's), or its score is outside [0, 1] (`text` the note's)."""
 
-    ERRORED = "errored"
-    RANGE = "range"
-    __slots__ = ("item", "kind", "model", "task", "text")
+    __slots__ = ("errored", "item", "model", "number", "task", "text")
 
-    def __init__(self, model: str, task: str, item: str, kind: str, text: str) -> None:
-        self.model, self.task, self.item, self.kind, self.text = (
-            model,
-            task,
-            item,
-            kind,
-            text,
-        )
+    def __init__(
+        self, model: str, task: str, item: str, number: int, text: str, *, errored: bool
+    ) -> None:
+        self.model, self.task, self.item = model, task, item
+        self.number, self.text, self.errored = number, text, errored
 
 
 def _measure(value: object, scale: float = 1.0) -> float | None:
@@ -292,7 +303,7 @@ def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
         "cost": _measure(row.get("cost")),
         "latency": _measure(row.get("latencyMs"), 1000.0),
         "tokens": _measure(usage.get("total")) if isinstance(usage, dict) else None,
-        "metrics": tuple(dict(others).items()),
+        "metrics": tuple(sorted(dict(others).items())),  # as `EvalRun` keeps them
     }
 
 
@@ -303,13 +314,17 @@ def _key(entry: EvalRun | _Left) -> tuple[str, str, str]:
 
 
 def _records(
-    kept: list[tuple[int, int, EvalRun | _Left]], metric: str, notes: Notes
+    kept: list[EvalRun | _Left], orders: list[int], metric: str, notes: Notes
 ) -> list[EvalRun]:
     """The records in the rows' order (``testIdx``, then line), each repeat of one
     (provider, prompt, test) numbered as its ``sample`` when any is repeated."""
-    kept.sort(key=lambda entry: (entry[0], entry[1]))
+    if any(a > b for a, b in pairwise(orders)):  # a stable sort keeps the lines' order
+        at = sorted(range(len(kept)), key=orders.__getitem__)
+        kept = [kept[i] for i in at]
+        del at
+    orders.clear()
     seen: dict[tuple[str, str, str], int] = {}
-    for _, _, entry in kept:
+    for entry in kept:
         key = _key(entry)
         seen[key] = seen.get(key, 0) + 1
     repeated = any(count > 1 for count in seen.values())
@@ -318,15 +333,15 @@ def _records(
     nth: dict[tuple[str, str, str], int] = {}
     runs: list[EvalRun] = []
     errored: list[str] = []
-    for at, (_, number, entry) in enumerate(kept):
+    for entry in kept:
         sample: int | None = None
         if repeated:
             key = _key(entry)
             sample = nth[key] = nth.get(key, -1) + 1
         if not isinstance(entry, _Left):
             runs.append(entry if sample is None else replace(entry, sample=sample))
-        elif entry.kind == _Left.ERRORED:
-            errored.append(f"row {number} ({entry.model}, test {entry.item!r})")
+        elif entry.errored:
+            errored.append(f"row {entry.number} ({entry.model}, test {entry.item!r})")
             run = errored_run(
                 entry.model, entry.task, metric, entry.item, entry.text, sample=sample
             )
@@ -334,7 +349,6 @@ def _records(
         else:
             notes.add(Notes.RANGE, entry.text)
             dropped.add(entry.task)
-        kept[at] = (0, 0, _DONE)  # let the row's record go once it is in `runs`
     if dropped:
         runs = [run for run in runs if run.task_id not in dropped]
     if errored:
@@ -353,6 +367,3 @@ def _records(
         )
     notes.warn()
     return runs
-
-
-_DONE = _Left("", "", "", _Left.RANGE, "")
