@@ -476,6 +476,50 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
 _new = object.__new__
 
 
+def new_run(  # noqa: PLR0917 - the fields of EvalRun, in order
+    model_id: str,
+    task_id: str,
+    score: float,
+    metric_name: str | None = None,
+    category: str = DEFAULT_CATEGORY,
+    weight: float = 1.0,
+    item_id: str | int | None = None,
+    cluster: str | int | None = None,
+    sample: int | None = None,
+    cost: float | None = None,
+    latency: float | None = None,
+    tokens: float | None = None,
+    metrics: tuple[tuple[str, float], ...] = (),
+    error: str | None = None,
+    input: str | None = None,
+    output: str | None = None,
+) -> EvalRun:
+    """``EvalRun(...)`` of the same fields, checked the same way (`__post_init__`),
+    at a third of the cost: the slots are set directly, where the frozen dataclass's
+    ``__init__`` sets each through ``object.__setattr__`` by name. For readers that
+    build a record a row (promptfoo)."""
+    run = _new(EvalRun)
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = _SETTERS
+    s0(run, model_id)
+    s1(run, task_id)
+    s2(run, score)
+    s3(run, metric_name)
+    s4(run, category)
+    s5(run, weight)
+    s6(run, item_id)
+    s7(run, cluster)
+    s8(run, sample)
+    s9(run, cost)
+    s10(run, latency)
+    s11(run, tokens)
+    s12(run, metrics)
+    s13(run, error)
+    s14(run, input)
+    s15(run, output)
+    run.__post_init__()
+    return run
+
+
 def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -51,7 +51,6 @@ from leaderboard.inputs.frameworks._common import (
     check_room,
     errored_run,
     finite_number,
-    item_run,
     json_lines,
     load_json,
     short,
@@ -65,7 +64,7 @@ from leaderboard.inputs.frameworks.metrics import (
     refuse_unmatched,
     to_unit,
 )
-from leaderboard.inputs.records import EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, new_run
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _JSON_HEAD = re.compile(
@@ -234,9 +233,28 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
             what = f"{task} {metric} = {short(value, 24)} (row {number})"
             kept.append(_Left(model, task, item, number, what, errored=False))
         else:
-            extras = _extras(row, metric)
-            extras["metrics"] = shared.setdefault(extras["metrics"], extras["metrics"])
-            kept.append(item_run(model, task, metric, item, score, **extras))
+            said, answer, cost, latency, tokens, others = _extras(row, metric)
+            others = shared.setdefault(others, others)
+            kept.append(
+                new_run(  # what item_run builds, at a third of the cost
+                    model,
+                    task,
+                    score,
+                    metric,
+                    DEFAULT_CATEGORY,
+                    1.0,
+                    item,
+                    None,
+                    None,
+                    cost,
+                    latency,
+                    tokens,
+                    others,
+                    None,
+                    said,
+                    answer,
+                )
+            )
         orders.append(order)
         check_room(len(kept), options.limit, shown)
     if metric is None and kept:
@@ -285,8 +303,19 @@ def _measure(value: object, scale: float = 1.0) -> float | None:
     return found / scale
 
 
-def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
-    """The row's cost, latency (s), tokens and its other scores in [0, 1]."""
+_Extras = tuple[
+    str | None,
+    str | None,
+    float | None,
+    float | None,
+    float | None,
+    tuple[tuple[str, float], ...],
+]
+
+
+def _extras(row: dict[str, Any], metric: str) -> _Extras:
+    """The row's input and output texts (None unless kept), cost, latency (s),
+    tokens, and its other scores in [0, 1] (sorted, as `EvalRun` keeps them)."""
     response = row.get("response")
     usage = response.get("tokenUsage") if isinstance(response, dict) else None
     others = []
@@ -297,14 +326,14 @@ def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
                 others.append((name, score))
     case = row.get("testCase")
     variables = row.get("vars", case.get("vars") if isinstance(case, dict) else None)
-    return {
-        "input": vars_text(variables),
-        "output": any_text(response.get("output")) if isinstance(response, dict) else None,
-        "cost": _measure(row.get("cost")),
-        "latency": _measure(row.get("latencyMs"), 1000.0),
-        "tokens": _measure(usage.get("total")) if isinstance(usage, dict) else None,
-        "metrics": tuple(sorted(dict(others).items())),  # as `EvalRun` keeps them
-    }
+    return (
+        vars_text(variables),
+        any_text(response.get("output")) if isinstance(response, dict) else None,
+        _measure(row.get("cost")),
+        _measure(row.get("latencyMs"), 1000.0),
+        _measure(usage.get("total")) if isinstance(usage, dict) else None,
+        tuple(sorted(dict(others).items())),
+    )
 
 
 def _key(entry: EvalRun | _Left) -> tuple[str, str, str]:
