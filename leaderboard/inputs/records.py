@@ -438,14 +438,15 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     metric_name: str | None,
     category: str,
     weight: float,
-    item_id: str | None,
-    cluster: str | None,
+    item_id: str | int | None,
+    cluster: str | int | None,
     sample: int | None,
     *,
     input: str | None = None,
     output: str | None = None,
 ) -> EvalRun:
-    """An `EvalRun` from values a reader has already checked, without re-checking.
+    """An `EvalRun` from values a reader has already checked, without re-checking
+    (`new_run` starts from it and checks after).
 
     For the JSON Lines reader's common path only (a million records load in
     seconds): the caller guarantees what `EvalRun.__post_init__` checks, and that
@@ -474,6 +475,7 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
 
 
 _new = object.__new__
+_AFTER_IDS = _SETTERS[9:]  # cost ... output: what `checked_run` leaves empty
 
 
 def new_run(  # noqa: PLR0917 - the fields of EvalRun, in order
@@ -498,23 +500,16 @@ def new_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     at a third of the cost: the slots are set directly, where the frozen dataclass's
     ``__init__`` sets each through ``object.__setattr__`` by name. For readers that
     build a record a row (promptfoo)."""
-    run = _new(EvalRun)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 = _SETTERS
-    s0(run, model_id)
-    s1(run, task_id)
-    s2(run, score)
-    s3(run, metric_name)
-    s4(run, category)
-    s5(run, weight)
-    s6(run, item_id)
-    s7(run, cluster)
-    s8(run, sample)
+    run = checked_run(
+        model_id, task_id, score, metric_name, category, weight, item_id, cluster, sample
+    )
+    s9, s10, s11, s12, s13, s14, s15 = _AFTER_IDS
     s9(run, cost)
     s10(run, latency)
     s11(run, tokens)
     s12(run, metrics)
     s13(run, error)
-    s14(run, input)
+    s14(run, input)  # as given: the check below cuts it (`answer_line`)
     s15(run, output)
     run.__post_init__()
     return run
