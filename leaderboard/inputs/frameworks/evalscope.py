@@ -51,7 +51,7 @@ from leaderboard.inputs.frameworks._common import (
     unit_number,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, check_metric_names
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, new_run
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _REPORT_HEAD = re.compile(rb'\s*\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"dataset_name"\s*:')
@@ -381,14 +381,16 @@ def _records(
                 fix="choose a per-sample metric in [0, 1] with --metric",
             )
         runs.append(
-            EvalRun(
-                model_id=model,
-                task_id=benchmark,
-                score=score,
-                metric_name=metric,
-                category=DEFAULT_CATEGORY,
-                item_id=f"{subset}/{item}",
-                sample=(repeat if repeat is not None else sample) if repeated else None,
+            new_run(  # EvalRun(...), checked the same, at less cost
+                model,
+                benchmark,
+                score,
+                metric,
+                DEFAULT_CATEGORY,
+                1.0,
+                f"{subset}/{item}",
+                None,
+                (repeat if repeat is not None else sample) if repeated else None,
             )
         )
     if missing:
