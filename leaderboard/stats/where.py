@@ -6,7 +6,13 @@ difference within each category (when there are several) and, for item-level dat
 within each task, read off the same replicates: ``ci_lo``/``ci_hi`` at the report's
 own confidence, *per row, unadjusted* (with 14 tasks, about one such interval in 20
 misses by chance), and ``family_ci_lo``/``family_ci_hi`` adjusted for all the rows of
-the comparison, which decide ``moved`` and are what the comment shows. With pass/fail
+the comparison, which decide ``moved`` and are what the comment shows. At the family's
+level the replicates rarely resolve the percentile ends (999 resamples leave about 2
+beyond each end of 14 rows' 99.6% intervals): where fewer than
+`leaderboard.stats.bootstrap.TAIL_MIN` are expected beyond each, a row's adjusted
+interval is the t-interval (`leaderboard.stats.bootstrap.t_intervals`) rather than
+the wider of it and a noisy extreme replicate, never narrower than the row's own
+interval (docs/statistics.md, "Where it moved, with power"). With pass/fail
 items (0 or 1 after averaging samples), `item_flips` counts the items that went
 pass -> fail and fail -> pass (with epochs of pass/fail samples: on each item's mean,
 passing at 0.5; `epoch_counts` gives each item's passes and samples for
