@@ -324,32 +324,22 @@ def test_gate_plot__interval_legend_names_a_single_level(
 def test_where_views__no_spread_is_too_few_and_a_whole_range_adjusted_one_unbounded() -> (
     None
 ):
-    lone = ScopeDiff(
-        scope="task:lone",
-        diff_mean=-0.2,
-        ci_lo=-1.0,
-        ci_hi=1.0,
-        family_ci_lo=-1.0,
-        family_ci_hi=1.0,
-    )
-    wide = ScopeDiff(
-        scope="task:wide",
-        diff_mean=-0.3,
-        ci_lo=-0.8,
-        ci_hi=0.4,
-        family_ci_lo=-1.0,
-        family_ci_hi=1.0,
-        shared_units=4,
-    )
-    half = ScopeDiff(
-        scope="task:half",
-        diff_mean=-0.1,
-        ci_lo=-0.5,
-        ci_hi=0.3,
-        family_ci_lo=-1.0,
-        family_ci_hi=0.7,
-        shared_units=5,
-    )
+    def row(
+        name: str, diff: float, ci: tuple[float, float], fam: tuple[float, float], n: int
+    ) -> ScopeDiff:
+        return ScopeDiff(
+            scope=f"task:{name}",
+            diff_mean=diff,
+            ci_lo=ci[0],
+            ci_hi=ci[1],
+            family_ci_lo=fam[0],
+            family_ci_hi=fam[1],
+            shared_units=n,
+        )
+
+    lone = row("lone", -0.2, (-1.0, 1.0), (-1.0, 1.0), 0)
+    wide = row("wide", -0.3, (-0.8, 0.4), (-1.0, 1.0), 4)
+    half = row("half", -0.1, (-0.5, 0.3), (-1.0, 0.7), 5)
     [view] = where_views([comp("m", breakdown=[lone, wide, half])], 0.95, unit="cluster")
     rows = {r.category: r for r in view.rows}
     assert rows["task lone"].too_few
