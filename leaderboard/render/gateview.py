@@ -66,9 +66,12 @@ class WhereRowView:
     lo: float  # the adjusted interval (`ScopeDiff.family_ci_lo`), which decides `moved`
     hi: float
     moved: bool = False  # beyond noise, family-wise over the comparison's rows
-    # no spread could be estimated (the unadjusted interval is the whole range too);
-    # an adjusted interval merely as wide as the range is still shown
+    # no spread could be estimated (the unadjusted interval is the whole range too)
     too_few: bool = False
+    # the adjusted interval is the whole range a difference of scores can take
+    # ([-1, 1]): it says nothing, so none is shown; ``units`` says how few there were
+    unbounded: bool = False
+    units: str = ""
 
 
 @dataclass(frozen=True)
@@ -326,11 +329,15 @@ def _one_row_per_place(scopes: list[ScopeDiff]) -> list[ScopeDiff]:
 
 
 def where_views(
-    comps: list[GateComparison], confidence: float, *, answers: bool = True
+    comps: list[GateComparison],
+    confidence: float,
+    *,
+    answers: bool = True,
+    unit: str = "item",
 ) -> list[WhereView]:
     """Per-category moves of the overall comparisons, regressed and lowest first;
     with `answers`, what the items that dropped most answered (when the report
-    holds it)."""
+    holds it); `unit` (`Settings.unit`) names what a row's ``shared_units`` count."""
     overall = [
         c
         for c in comps
@@ -375,6 +382,8 @@ def where_views(
                         s.family_ci_hi,
                         s.moved,
                         s.ci_lo <= -1 and s.ci_hi >= 1,
+                        s.family_ci_lo <= -1 and s.family_ci_hi >= 1,
+                        f"{count(s.shared_units)} {unit}{'s' * (s.shared_units != 1)}",
                     )
                     for s in moved
                 ],

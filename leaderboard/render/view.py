@@ -482,7 +482,12 @@ def build_view(
         gate_baseline_html=html_text(truncate(gate.baseline, 80))
         if gate.baseline is not None
         else None,
-        where=where_views(comps, report.settings.confidence, answers=opt.answers)
+        where=where_views(
+            comps,
+            report.settings.confidence,
+            answers=opt.answers,
+            unit=report.settings.unit,
+        )
         if opt.categories
         else [],
         show_tasks=any(not r.complete for r in row_views + extra_views),

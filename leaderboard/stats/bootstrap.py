@@ -548,6 +548,40 @@ def intervals_from_quantiles(
     return out
 
 
+TAIL_MIN = 25
+"""Fewest replicates expected beyond each end of a percentile interval for its ends to
+be read off the replicates (`family_ends_resolved`): with ``k`` expected beyond an
+end, the end's own tail probability has a Monte Carlo error of about ``1/sqrt(k)`` of
+itself (20% at 25)."""
+
+
+def family_ends_resolved(resamples: int, alpha: float) -> bool:
+    """Whether ``resamples`` replicates resolve the ends of a two-sided interval at
+    ``alpha``: at least `TAIL_MIN` expected beyond each (999 resamples: ``alpha >= 0.05``;
+    10,000: ``alpha >= 0.005``)."""
+    return resamples * alpha / 2.0 >= TAIL_MIN
+
+
+def t_intervals(
+    estimate: FloatArray,
+    se: FloatArray,
+    df: FloatArray,
+    alpha: float,
+    *,
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+) -> tuple[FloatArray, FloatArray]:
+    """``estimate -+ t_{1-alpha/2, df} * se``, clipped to ``bounds``; the whole of
+    ``bounds`` where ``df < 1`` (as `intervals_from_quantiles`)."""
+    df = np.asarray(df, dtype=np.float64)
+    values, where = np.unique(df, return_inverse=True)
+    t = np.array([t_ppf(1.0 - alpha / 2.0, float(v)) if v >= 1 else 0.0 for v in values])
+    half = t[where.reshape(-1)] * se
+    none = df < 1
+    lo = np.where(none, bounds[0], np.clip(estimate - half, *bounds))
+    hi = np.where(none, bounds[1], np.clip(estimate + half, *bounds))
+    return lo, hi
+
+
 def replicate_sd(replicates: FloatArray) -> FloatArray:
     """Standard deviation (ddof=1) of each column of ``replicates``."""
     if replicates.shape[0] < 2:

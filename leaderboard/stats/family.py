@@ -18,7 +18,9 @@ method of R's multcomp) reads the correlation off the bootstrap replicates thems
    below Bonferroni's ``alpha / m`` nor above ``alpha``; every interval of the family is
    then the report's t-scaled percentile interval at ``alpha_each``
    (`leaderboard.stats.bootstrap.percentile_intervals`), so the family shares one level
-   and each interval keeps its asymmetry, its t-stretch (small df) and its floor.
+   and each interval keeps its asymmetry, its t-stretch (small df) and its floor
+   (the breakdown rows take the t-interval where the replicates cannot resolve the
+   percentile ends at that level: `leaderboard.stats.where.breakdowns`).
 
 Members independent by construction (a breakdown's per-task rows: disjoint strata,
 each with draws of its own; `leaderboard.stats.bootstrap.Replicates.independent`) have

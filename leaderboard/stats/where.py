@@ -6,7 +6,13 @@ difference within each category (when there are several) and, for item-level dat
 within each task, read off the same replicates: ``ci_lo``/``ci_hi`` at the report's
 own confidence, *per row, unadjusted* (with 14 tasks, about one such interval in 20
 misses by chance), and ``family_ci_lo``/``family_ci_hi`` adjusted for all the rows of
-the comparison, which decide ``moved`` and are what the comment shows. With pass/fail
+the comparison, which decide ``moved`` and are what the comment shows. At the family's
+level the replicates rarely resolve the percentile ends (999 resamples leave about 2
+beyond each end of 14 rows' 99.6% intervals): where fewer than
+`leaderboard.stats.bootstrap.TAIL_MIN` are expected beyond each, a row's adjusted
+interval is the t-interval (`leaderboard.stats.bootstrap.t_intervals`) rather than
+the wider of it and a noisy extreme replicate, never narrower than the row's own
+interval (docs/statistics.md, "Where it moved, with power"). With pass/fail
 items (0 or 1 after averaging samples), `item_flips` counts the items that went
 pass -> fail and fail -> pass (with epochs of pass/fail samples: on each item's mean,
 passing at 0.5; `epoch_counts` gives each item's passes and samples for
@@ -20,7 +26,13 @@ import heapq
 import numpy as np
 
 from leaderboard.report import Flips, ItemMove, ScopeDiff
-from leaderboard.stats.bootstrap import Replicates, intervals_at, replicate_sd
+from leaderboard.stats.bootstrap import (
+    Replicates,
+    family_ends_resolved,
+    intervals_at,
+    replicate_sd,
+    t_intervals,
+)
 from leaderboard.stats.design import BoolArray, Design, FloatArray
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import group_levels
@@ -205,15 +217,28 @@ def breakdowns(
             independent=rep.independent(np.stack([kc[idx], kb[idx]], axis=1)),
             se=se,
         )
-        (lo[idx], hi[idx]), (flo[idx], fhi[idx]) = intervals_at(
+        studentized = a_each < alpha and not family_ends_resolved(
+            diff_reps.shape[0], a_each
+        )
+        levels = [alpha] if studentized else [alpha, a_each]
+        got = intervals_at(
             diff[idx],
             diff_reps,
             diff_df[idx],
-            [alpha, a_each],
+            levels,
             bounds=(-1.0, 1.0),
             overwrite=True,
             se=se,
         )
+        lo[idx], hi[idx] = got[0]
+        if studentized:  # ends the replicates cannot resolve: the t-interval
+            t_lo, t_hi = t_intervals(
+                diff[idx], se, diff_df[idx], a_each, bounds=(-1.0, 1.0)
+            )
+            # never narrower than the row's own interval (a skewed row keeps its end)
+            flo[idx], fhi[idx] = np.minimum(t_lo, lo[idx]), np.maximum(t_hi, hi[idx])
+        else:
+            flo[idx], fhi[idx] = got[1]
         moved[idx] = (flo[idx] > 0) | (fhi[idx] < 0)
     for i, (j, scope, k, _) in enumerate(flat):
         out[j].append(

@@ -4,10 +4,13 @@ comparisons."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from leaderboard import build_report, load_runs
+from leaderboard.render.comment import render_comment
 from leaderboard.render.gateview import (
     WHERE_CANDIDATES,
     WHERE_ROWS,
@@ -318,28 +321,35 @@ def test_gate_plot__interval_legend_names_a_single_level(
     assert ("97.5% interval" in plot) is same
 
 
-def test_where_views__too_few_only_without_any_spread_not_for_a_wide_adjusted_one() -> None:
-    lone = ScopeDiff(
-        scope="task:lone",
-        diff_mean=-0.2,
-        ci_lo=-1.0,
-        ci_hi=1.0,
-        family_ci_lo=-1.0,
-        family_ci_hi=1.0,
-    )
-    wide = ScopeDiff(
-        scope="task:wide",
-        diff_mean=-0.3,
-        ci_lo=-0.8,
-        ci_hi=0.4,
-        family_ci_lo=-1.0,
-        family_ci_hi=1.0,
-    )
-    [view] = where_views([comp("m", breakdown=[lone, wide])], 0.95)
+def test_where_views__no_spread_is_too_few_and_a_whole_range_adjusted_one_unbounded() -> (
+    None
+):
+    def row(
+        name: str, diff: float, ci: tuple[float, float], fam: tuple[float, float], n: int
+    ) -> ScopeDiff:
+        return ScopeDiff(
+            scope=f"task:{name}",
+            diff_mean=diff,
+            ci_lo=ci[0],
+            ci_hi=ci[1],
+            family_ci_lo=fam[0],
+            family_ci_hi=fam[1],
+            shared_units=n,
+        )
+
+    lone = row("lone", -0.2, (-1.0, 1.0), (-1.0, 1.0), 0)
+    wide = row("wide", -0.3, (-0.8, 0.4), (-1.0, 1.0), 4)
+    half = row("half", -0.1, (-0.5, 0.3), (-1.0, 0.7), 5)
+    [view] = where_views([comp("m", breakdown=[lone, wide, half])], 0.95, unit="cluster")
     rows = {r.category: r for r in view.rows}
     assert rows["task lone"].too_few
+    # an adjusted interval that is the whole range [-1, 1] says nothing: no interval
+    # is shown, and how few units there were is (issue 28)
     assert not rows["task wide"].too_few
-    assert (rows["task wide"].lo, rows["task wide"].hi) == (-1.0, 1.0)
+    assert rows["task wide"].unbounded
+    assert rows["task wide"].units == "4 clusters"
+    # one end inside the range still says something: shown as it is
+    assert not rows["task half"].unbounded
 
 
 def test_bound_text__the_whole_gates_bound_in_a_few_words() -> None:
@@ -353,3 +363,17 @@ def test_bound_text__the_whole_gates_bound_in_a_few_words() -> None:
         "a false regression anywhere in the gate: at most 5% (2.5% the score, 2.5% the "
         "guardrails); "
     )
+
+
+def test_where_rows__the_demo_never_prints_the_whole_range_as_an_interval() -> None:
+    # `make demo` (bundled clustered MMLU-Pro): tasks of 3-4 clusters have adjusted
+    # intervals of [-1, 1] (t at about 2 degrees of freedom, 14 rows); they say so
+    root = Path(__file__).resolve().parents[2]
+    runs = load_runs([root / "examples" / "mmlu-pro-sample.csv.gz"])
+    report = build_report(
+        runs, baseline="Meta-Llama-3_1-8B-Instruct", candidates=["Meta-Llama-3_1-8B"]
+    )
+    text = render_comment(report)
+    where = text.split("<summary>Where", 1)[1].split("</details>", 1)[0]
+    assert "[-1.000, 1.000]" not in where
+    assert "clusters: too few for an adjusted interval)" in where
