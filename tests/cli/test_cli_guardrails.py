@@ -60,7 +60,9 @@ def test_report__without_guardrails_measures_are_shown_not_gated(
 ) -> None:
     assert main(["report", *PAIR, "--resamples", "500"]) == 0
     out, _ = capsys.readouterr()
-    assert out.startswith("🟢 **No regression**")
+    # the two runs' scores agree on every item: too few to rule out a drop of 0.05
+    # (Tango's floor, leaderboard/stats/paired.py), and nothing else decides
+    assert out.startswith("🟡 **Cannot tell**")
     assert "⚪ Tokens (not gated)" in out
     assert "⚪ Latency (not gated)" in out
 
