@@ -94,7 +94,10 @@ def test_lm_eval__a_drop_in_acc_norm_alone_fails_the_gate(
     assert code == 1
     got = _by_measure(report)
     assert not got["score"]["regressed"]
-    assert got["score"]["ci_lo"] == got["score"]["ci_hi"] == 0.0
+    # the same acc on every document: Tango's floor for no discordant pair, +-t^2/(n+t^2)
+    assert got["score"]["diff_mean"] == 0.0
+    assert got["score"]["ci_lo"] == pytest.approx(-got["score"]["ci_hi"])
+    assert got["score"]["ci_lo"] < -0.2
     assert got["acc_norm"]["regressed"]
     assert got["acc_norm"]["baseline_mean"] == 1.0
     assert got["acc_norm"]["ci_hi"] < -0.02
