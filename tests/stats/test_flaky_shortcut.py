@@ -62,3 +62,19 @@ def test_repeated__item_ids_read_as_the_same_text_count_as_repeated() -> None:
     ]
     assert flaky._repeated(runs)
     assert not flaky._repeated(runs[:1] + runs[2:])
+
+
+def test_mark_flaky__one_sample_each_gathers_no_samples(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the shortcut in earnest: the records' samples are not gathered (at 1,000,000
+    # items they took seconds and hundreds of MiB)
+    runs = _runs(epochs=1, items=400)
+    report = build_report(runs, baseline="base", resamples=200, seed=1)
+
+    def refused(_runs: object) -> None:
+        raise AssertionError("samples gathered")
+
+    monkeypatch.setattr(flaky, "samples_by_item", refused)
+    gate = flaky.mark_flaky(report.gate, runs)
+    assert all(c.flaky_items == [] for c in gate.comparisons)
