@@ -4,16 +4,17 @@ Usage: ``python bench/read_jsonl.py [--mb N] [--dir DIR] [KIND...]`` (part of ``
 bench`` at 100 MB; docs/frameworks.md's largest files were taken with ``--mb 2000``
 for promptfoo and lm-eval, 1300 for EvalScope and 189 for records, the sizes at which
 they reach 2 GB or the run's 2,000,000 records).
-KIND is one of `KINDS`: records JSONL, lm-eval samples (MMLU-Pro-sized prompts, about
-2.2 KB a line), promptfoo ``-o results.jsonl`` rows, EvalScope 1.x reviews. Each file
-of about N MB is written once into DIR (a temporary directory by default, removed
-after); then one child process reads it with ``load_runs`` and another runs the bare
-loop ``for line in file: json.loads(line)`` over the same file, and a third the same
-loop with msgspec's decoder (the floor of the parser the readers use first,
-`leaderboard.inputs.fast_json`), each under ``/usr/bin/time`` (peak resident set
-size). Prints the machine, then one line a kind: the reading time, the bare loops',
-the ratios to each (the reading ratio), and the peaks. CPU time of
-the child (user + system) is the steadier figure on a shared machine; both are shown.
+KIND is one of `KINDS`: records JSONL, lm-eval samples (an MMLU-Pro-sized prompt of
+about 2.2 KB, held twice: 4.8 KB a line), promptfoo ``-o results.jsonl`` rows,
+EvalScope 1.x reviews. Each file of about N MB is written once into DIR (a temporary
+directory by default, removed after); then one child process reads it with
+``load_runs`` and another runs the bare loop ``for line in file: json.loads(line)``
+over the same file, and a third the same loop with msgspec's decoder (the floor of
+the parser the readers use first, `leaderboard.inputs.fast_json`), each under
+``/usr/bin/time`` (peak resident set size). Prints the machine, then one line a
+kind: the reading time, the bare loops', the ratios to each (the reading ratio), and
+the peaks. CPU time of the child (user + system) is the steadier figure on a shared
+machine; both are shown.
 """
 
 from __future__ import annotations

@@ -120,10 +120,10 @@ class EvalRun:
             and (item is None or type(item) is str)
             and (cluster is None or type(cluster) is str)
             and (self.sample is None or type(self.sample) is int)
-            and self.cost is None
-            and self.latency is None
-            and self.tokens is None
-            and not self.metrics
+            and _plain_measure(self.cost)
+            and _plain_measure(self.latency)
+            and _plain_measure(self.tokens)
+            and (not self.metrics or _plain_metrics(self.metrics))
             and self.error is None
         ):
             if self.input is not None or self.output is not None:
@@ -293,6 +293,36 @@ class EvalRun:
         object.__setattr__(self, "metrics", tuple(out))
 
 
+def _plain_measure(value: object) -> bool:
+    """Whether `value` is a measure `EvalRun._validate` keeps as it is: None, or a
+    float in [0, inf) (NaN compares false)."""
+    return value is None or (type(value) is float and 0.0 <= value < math.inf)
+
+
+def _plain_metrics(metrics: object) -> bool:
+    """Whether `metrics` is already what `EvalRun._validate_metrics` makes of it: a
+    tuple of ``(name, score)`` tuples, names printable, non-empty and strictly
+    increasing (sorted, none twice), scores floats in [0, 1]. Anything else takes
+    the full check, which words the problem or normalises the value."""
+    if type(metrics) is not tuple:
+        return False
+    previous = ""
+    for pair in metrics:
+        if type(pair) is not tuple or len(pair) != 2:
+            return False
+        name, value = pair
+        if (
+            type(name) is not str
+            or not previous < name
+            or not name.isprintable()
+            or type(value) is not float
+            or not 0.0 <= value <= 1.0
+        ):
+            return False
+        previous = name
+    return True
+
+
 #: Characters of an errored record's ``error`` text kept (the rest is cut).
 ERROR_CHARS = 200
 
@@ -408,14 +438,15 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     metric_name: str | None,
     category: str,
     weight: float,
-    item_id: str | None,
-    cluster: str | None,
+    item_id: str | int | None,
+    cluster: str | int | None,
     sample: int | None,
     *,
     input: str | None = None,
     output: str | None = None,
 ) -> EvalRun:
-    """An `EvalRun` from values a reader has already checked, without re-checking.
+    """An `EvalRun` from values a reader has already checked, without re-checking
+    (`new_run` starts from it and checks after).
 
     For the JSON Lines reader's common path only (a million records load in
     seconds): the caller guarantees what `EvalRun.__post_init__` checks, and that
@@ -444,6 +475,44 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
 
 
 _new = object.__new__
+_AFTER_IDS = _SETTERS[9:]  # cost ... output: what `checked_run` leaves empty
+
+
+def new_run(  # noqa: PLR0917 - the fields of EvalRun, in order
+    model_id: str,
+    task_id: str,
+    score: float,
+    metric_name: str | None = None,
+    category: str = DEFAULT_CATEGORY,
+    weight: float = 1.0,
+    item_id: str | int | None = None,
+    cluster: str | int | None = None,
+    sample: int | None = None,
+    cost: float | None = None,
+    latency: float | None = None,
+    tokens: float | None = None,
+    metrics: tuple[tuple[str, float], ...] = (),
+    error: str | None = None,
+    input: str | None = None,
+    output: str | None = None,
+) -> EvalRun:
+    """``EvalRun(...)`` of the same fields, checked the same way (`__post_init__`),
+    at a third of the cost: the slots are set directly, where the frozen dataclass's
+    ``__init__`` sets each through ``object.__setattr__`` by name. For readers that
+    build a record a row (promptfoo)."""
+    run = checked_run(
+        model_id, task_id, score, metric_name, category, weight, item_id, cluster, sample
+    )
+    s9, s10, s11, s12, s13, s14, s15 = _AFTER_IDS
+    s9(run, cost)
+    s10(run, latency)
+    s11(run, tokens)
+    s12(run, metrics)
+    s13(run, error)
+    s14(run, input)  # as given: the check below cuts it (`answer_line`)
+    s15(run, output)
+    run.__post_init__()
+    return run
 
 
 def _short(value: object) -> str:

@@ -291,7 +291,7 @@ def _check_ids(run: EvalRun, shown: str, number: int) -> None:
     """
     for field in _ID_FIELDS:
         value = getattr(run, field)
-        if isinstance(value, str):
+        if isinstance(value, str) and not value.isprintable():  # printable: no problem
             try:
                 check_text(field, value)
             except FieldProblem as problem:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ from leaderboard.inputs.frameworks._common import (
     unit_number,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, check_metric_names
-from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, new_run
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _REPORT_HEAD = re.compile(rb'\s*\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"dataset_name"\s*:')
@@ -186,13 +187,6 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
         )
     model = folder.name
     notes = Notes(shown)
-    rows, order, subset = _rows(path, shown, notes, options.limit)
-    if not rows:
-        raise InputError(
-            "holds no scored sample", file=shown, fix="check that the evaluation ran"
-        )
-    benchmark, subset = _benchmark(path, model, subset, shown)
-    primary = order[0]
     wanted = ReadOptions(
         metrics=tuple(
             dict.fromkeys(
@@ -200,6 +194,13 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
             )
         )
     )
+    rows, order, subset = _rows(path, shown, notes, options.limit, wanted.metrics)
+    if not rows.items:
+        raise InputError(
+            "holds no scored sample", file=shown, fix="check that the evaluation ran"
+        )
+    benchmark, subset = _benchmark(path, model, subset, shown)
+    primary = order[0]
     available = list(dict.fromkeys(order[1:]))
     check_metric_names(available, shown, "score.value")
     metric = pick_metric(available, primary, wanted, shown, field="score.value")
@@ -217,15 +218,41 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
     )
 
 
+class _Rows:
+    """The samples of a review file, a column each: what its records need and no more.
+
+    ``values`` holds, per metric that may be chosen (the first sample's main metric
+    and the ones the user prefers: `pick_metric` chooses among those only), each
+    sample's value of it (None where it has none), so what is held grows by a few
+    pointers a sample, not by the sample's parsed JSON.
+    """
+
+    __slots__ = ("items", "lines", "repeats", "values")
+
+    def __init__(self) -> None:
+        self.lines = array("q")
+        self.items: list[str] = []
+        self.repeats: list[int | None] = []
+        self.values: dict[str, list[Any]] = {}
+
+    def add(self, number: int, item: str, repeat: int | None, scores: Any) -> None:
+        self.lines.append(number)
+        self.items.append(item)
+        self.repeats.append(repeat)
+        for name, column in self.values.items():
+            column.append(scores.get(name))
+
+
 def _rows(
-    path: Path, shown: str, notes: Notes, limit: int
-) -> tuple[list[tuple[int, str, int | None, dict[str, Any]]], list[str], str | None]:
-    """(line, item, repeat, scores) per sample; [primary, metrics...]; the subset.
+    path: Path, shown: str, notes: Notes, limit: int, wanted: tuple[str, ...]
+) -> tuple[_Rows, list[str], str | None]:
+    """The samples (`_Rows`, keeping the metrics `wanted` and the first sample's
+    main one); [primary, metrics...]; the subset.
 
     Linear in the file: the metric names are kept once each, in the order first
     seen, and the rows stop at the run's cap (`limit`) as they are read.
     """
-    rows: list[tuple[int, str, int | None, dict[str, Any]]] = []
+    rows = _Rows()
     primary: list[str] = []  # the first row's main metric
     metric_names: dict[str, None] = {}  # every metric name, once, in order
     subset: str | None = None
@@ -263,18 +290,27 @@ def _rows(
                 review = choice.get("review") if isinstance(choice, dict) else None
                 result = review.get("result") if isinstance(review, dict) else None
                 scores = result if isinstance(result, dict) else {main: result}
-                rows.append((number, item, nth if len(choices) > 1 else None, scores))
-                primary = primary or [main]
+                if not primary:
+                    primary = _first(main, wanted, rows)
+                rows.add(number, item, nth if len(choices) > 1 else None, scores)
                 metric_names.update(dict.fromkeys(scores))
-            check_room(len(rows), limit, shown)
+            check_room(len(rows.items), limit, shown)
             continue
-        primary = primary or [main]
+        if not primary:
+            primary = _first(main, wanted, rows)
         metric_names.update(dict.fromkeys(scores))
-        rows.append((number, item, repeat, scores))
-        check_room(len(rows), limit, shown)
+        rows.add(number, item, repeat, scores)
+        check_room(len(rows.items), limit, shown)
     if unusable:
         notes.add("samples with no usable score left out (not counted as 0)", str(unusable))
     return rows, [*primary, *metric_names], subset
+
+
+def _first(main: str, wanted: tuple[str, ...], rows: _Rows) -> list[str]:
+    """At the first sample: its main metric ([main]), and the columns `rows` keeps."""
+    for name in (main, *wanted):
+        rows.values.setdefault(name, [])
+    return [main]
 
 
 def _v1(
@@ -310,7 +346,7 @@ def _v1(
 
 
 def _records(
-    rows: list[tuple[int, str, int | None, dict[str, Any]]],
+    rows: _Rows,
     *,
     model: str,
     benchmark: str,
@@ -320,15 +356,18 @@ def _records(
     limit: int,
 ) -> list[EvalRun]:
     counts: dict[str, int] = {}
-    for _, item, _, _ in rows:
+    for item in rows.items:
         counts[item] = counts.get(item, 0) + 1
     repeated = any(count > 1 for count in counts.values())
+    del counts
     nth: dict[str, int] = {}
     runs = RunList(notes.shown, limit)
     missing = 0
-    for number, item, repeat, scores in rows:
+    values = rows.values[metric]
+    for number, item, repeat, value in zip(
+        rows.lines, rows.items, rows.repeats, values, strict=True
+    ):
         sample = nth[item] = nth.get(item, -1) + 1
-        value = scores.get(metric)
         if value is None:
             missing += 1
             continue
@@ -342,14 +381,16 @@ def _records(
                 fix="choose a per-sample metric in [0, 1] with --metric",
             )
         runs.append(
-            EvalRun(
-                model_id=model,
-                task_id=benchmark,
-                score=score,
-                metric_name=metric,
-                category=DEFAULT_CATEGORY,
-                item_id=f"{subset}/{item}",
-                sample=(repeat if repeat is not None else sample) if repeated else None,
+            new_run(  # EvalRun(...), checked the same, at less cost
+                model,
+                benchmark,
+                score,
+                metric,
+                DEFAULT_CATEGORY,
+                1.0,
+                f"{subset}/{item}",
+                None,
+                (repeat if repeat is not None else sample) if repeated else None,
             )
         )
     if missing:

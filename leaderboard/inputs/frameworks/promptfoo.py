@@ -40,6 +40,8 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +51,6 @@ from leaderboard.inputs.frameworks._common import (
     check_room,
     errored_run,
     finite_number,
-    item_run,
     json_lines,
     load_json,
     short,
@@ -63,7 +64,7 @@ from leaderboard.inputs.frameworks.metrics import (
     refuse_unmatched,
     to_unit,
 )
-from leaderboard.inputs.records import EvalRun
+from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, new_run
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _JSON_HEAD = re.compile(
@@ -75,6 +76,10 @@ _FIX_ERRORS = (
     "re-run the errored rows (`promptfoo eval --retry-errors`) or fix the provider, "
     "then give the new output: an error is not a failed test"
 )
+# The item's identity: its vars as sorted compact JSON (``json.dumps(vars,
+# sort_keys=True, separators=(",", ":"), default=str)``, one encoder built once).
+_VARS_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str).encode
+_UNSEEN = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 PASS = "pass"  # noqa: S105 - promptfoo's pass/fail, not a password
 SCORE = "score"
 
@@ -137,12 +142,12 @@ def _item(row: dict[str, Any]) -> str:
     case = row.get("testCase")
     case = case if isinstance(case, dict) else {}
     variables = row.get("vars", case.get("vars"))
-    text = json.dumps(variables, sort_keys=True, separators=(",", ":"), default=str)
+    text = _VARS_JSON(variables)
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
     description = case.get("description")
     if not isinstance(description, str) or not description:
         return f"#{digest}"
-    text = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]+", " ", description).strip()
+    text = _UNSEEN.sub(" ", description).strip()
     return f"{text if len(text) <= 80 else text[:77] + '...'} #{digest}"
 
 
@@ -185,7 +190,10 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
     shown = str(path)
     rows = _rows(path, shown)
     notes = Notes(shown)
-    parsed: list[tuple[int, int, str, str, str, Any, dict[str, Any]]] = []
+    kept: list[EvalRun | _Left] = []  # one a row, in the file's order
+    orders: list[int] = []  # each row's testIdx (else its number), beside `kept`
+    names: dict[str, str] = {}  # one string per model, task and item name
+    shared: dict[Any, Any] = {}  # one tuple per distinct set of secondary scores
     metric: str | None = None
     for number, row in rows:
         if not isinstance(row, dict):
@@ -199,7 +207,11 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
                 field="provider",
                 fix="give an unmodified promptfoo output",
             )
+        model = names.setdefault(model, model)
+        task = _task(row)
+        task = names.setdefault(task, task)
         item = _item(row)
+        item = names.setdefault(item, item)
         test_idx = row.get("testIdx")
         order = test_idx if isinstance(test_idx, int) else number
         if row.get("failureReason") == 2 or (
@@ -207,39 +219,81 @@ def read_promptfoo(path: Path, options: ReadOptions | None = None) -> list[EvalR
         ):
             error = row.get("error")
             text = error if isinstance(error, str) and error.strip() else "errored"
-            parsed.append((order, number, model, _task(row), item, _Errored(text), {}))
-            check_room(len(parsed), options.limit, shown)
+            kept.append(_Left(model, task, item, number, text, errored=True))
+            orders.append(order)
+            check_room(len(kept), options.limit, shown)
             continue
         if metric is None:
-            available = _available(row)
-            if options.metrics and not matches(available, options.metrics):
-                raise refuse_unmatched(available, options.metrics, shown)
-            metric = choose(available, options.metrics)
-            for other in available:
-                if other != metric:
-                    notes.add(Notes.OTHERS, other)
+            metric = _choose(row, options, notes)
+        # The record is built as the row is read, and the row let go: what is held
+        # grows by one record a row, not by the row's parsed JSON.
         value = _value(row, metric)
-        parsed.append((order, number, model, _task(row), item, value, _extras(row, metric)))
-        check_room(len(parsed), options.limit, shown)
-    if metric is None and parsed:
+        score = to_unit(value, None)
+        if score is None:
+            what = f"{task} {metric} = {short(value, 24)} (row {number})"
+            kept.append(_Left(model, task, item, number, what, errored=False))
+        else:
+            said, answer, cost, latency, tokens, others = _extras(row, metric)
+            others = shared.setdefault(others, others)
+            kept.append(
+                new_run(  # what item_run builds, at a third of the cost
+                    model,
+                    task,
+                    score,
+                    metric,
+                    DEFAULT_CATEGORY,
+                    1.0,
+                    item,
+                    None,
+                    None,
+                    cost,
+                    latency,
+                    tokens,
+                    others,
+                    None,
+                    said,
+                    answer,
+                )
+            )
+        orders.append(order)
+        check_room(len(kept), options.limit, shown)
+    if metric is None and kept:
+        first = kept[0]
+        text = first.text if isinstance(first, _Left) else ""
         raise InputError(
-            f"every row errored ({len(parsed)}): {short(str(parsed[0][5].text), 100)}",
+            f"every row errored ({len(kept)}): {short(str(text), 100)}",
             file=shown,
             field="error",
             fix=_FIX_ERRORS,
         )
     if metric is None:
         raise InputError("holds no rows", file=shown, fix="check that the eval ran")
-    return _records(parsed, metric, notes)
+    return _records(kept, orders, metric, notes)
 
 
-class _Errored:
-    """The value of a row whose provider call errored: its error's text."""
+def _choose(row: dict[str, Any], options: ReadOptions, notes: Notes) -> str:
+    """The file's metric, from its first scored row; the others noted."""
+    available = _available(row)
+    if options.metrics and not matches(available, options.metrics):
+        raise refuse_unmatched(available, options.metrics, notes.shown)
+    metric = choose(available, options.metrics)
+    for other in available:
+        if other != metric:
+            notes.add(Notes.OTHERS, other)
+    return metric
 
-    __slots__ = ("text",)
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+class _Left:
+    """A row that gives no scored record: its provider call errored (`errored`;
+    `text` the error's), or its score is outside [0, 1] (`text` the note's)."""
+
+    __slots__ = ("errored", "item", "model", "number", "task", "text")
+
+    def __init__(
+        self, model: str, task: str, item: str, number: int, text: str, *, errored: bool
+    ) -> None:
+        self.model, self.task, self.item = model, task, item
+        self.number, self.text, self.errored = number, text, errored
 
 
 def _measure(value: object, scale: float = 1.0) -> float | None:
@@ -249,8 +303,19 @@ def _measure(value: object, scale: float = 1.0) -> float | None:
     return found / scale
 
 
-def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
-    """The row's cost, latency (s), tokens and its other scores in [0, 1]."""
+_Extras = tuple[
+    str | None,
+    str | None,
+    float | None,
+    float | None,
+    float | None,
+    tuple[tuple[str, float], ...],
+]
+
+
+def _extras(row: dict[str, Any], metric: str) -> _Extras:
+    """The row's input and output texts (None unless kept), cost, latency (s),
+    tokens, and its other scores in [0, 1] (sorted, as `EvalRun` keeps them)."""
     response = row.get("response")
     usage = response.get("tokenUsage") if isinstance(response, dict) else None
     others = []
@@ -261,57 +326,63 @@ def _extras(row: dict[str, Any], metric: str) -> dict[str, Any]:
                 others.append((name, score))
     case = row.get("testCase")
     variables = row.get("vars", case.get("vars") if isinstance(case, dict) else None)
-    return {
-        "input": vars_text(variables),
-        "output": any_text(response.get("output")) if isinstance(response, dict) else None,
-        "cost": _measure(row.get("cost")),
-        "latency": _measure(row.get("latencyMs"), 1000.0),
-        "tokens": _measure(usage.get("total")) if isinstance(usage, dict) else None,
-        "metrics": tuple(dict(others).items()),
-    }
+    return (
+        vars_text(variables),
+        any_text(response.get("output")) if isinstance(response, dict) else None,
+        _measure(row.get("cost")),
+        _measure(row.get("latencyMs"), 1000.0),
+        _measure(usage.get("total")) if isinstance(usage, dict) else None,
+        tuple(sorted(dict(others).items())),
+    )
+
+
+def _key(entry: EvalRun | _Left) -> tuple[str, str, str]:
+    if isinstance(entry, _Left):
+        return entry.model, entry.task, entry.item
+    return entry.model_id, entry.task_id, str(entry.item_id)
 
 
 def _records(
-    parsed: list[tuple[int, int, str, str, str, Any, dict[str, Any]]],
-    metric: str,
-    notes: Notes,
+    kept: list[EvalRun | _Left], orders: list[int], metric: str, notes: Notes
 ) -> list[EvalRun]:
-    parsed.sort(key=lambda row: (row[0], row[1]))
+    """The records in the rows' order (``testIdx``, then line), each repeat of one
+    (provider, prompt, test) numbered as its ``sample`` when any is repeated."""
+    if any(a > b for a, b in pairwise(orders)):  # a stable sort keeps the lines' order
+        at = sorted(range(len(kept)), key=orders.__getitem__)
+        kept = [kept[i] for i in at]
+        del at
+    orders.clear()
     seen: dict[tuple[str, str, str], int] = {}
-    for _, _, model, task, item, _, _ in parsed:
-        seen[model, task, item] = seen.get((model, task, item), 0) + 1
+    for entry in kept:
+        key = _key(entry)
+        seen[key] = seen.get(key, 0) + 1
     repeated = any(count > 1 for count in seen.values())
+    del seen
     dropped: set[str] = set()
     nth: dict[tuple[str, str, str], int] = {}
     runs: list[EvalRun] = []
     errored: list[str] = []
-    for _, number, model, task, item, value, extras in parsed:
-        key = (model, task, item)
-        sample = nth[key] = nth.get(key, -1) + 1
-        if isinstance(value, _Errored):
-            errored.append(f"row {number} ({model}, test {item!r})")
-            runs.append(
-                errored_run(
-                    model,
-                    task,
-                    metric,
-                    item,
-                    value.text,
-                    sample=sample if repeated else None,
-                )
+    for entry in kept:
+        sample: int | None = None
+        if repeated:
+            key = _key(entry)
+            sample = nth[key] = nth.get(key, -1) + 1
+        if not isinstance(entry, _Left):
+            runs.append(entry if sample is None else replace(entry, sample=sample))
+        elif entry.errored:
+            errored.append(f"row {entry.number} ({entry.model}, test {entry.item!r})")
+            run = errored_run(
+                entry.model, entry.task, metric, entry.item, entry.text, sample=sample
             )
-            continue
-        score = to_unit(value, None)
-        if score is None:
-            notes.add(Notes.RANGE, f"{task} {metric} = {short(value, 24)} (row {number})")
-            dropped.add(task)
-            continue
-        nth_run = sample if repeated else None
-        runs.append(item_run(model, task, metric, item, score, sample=nth_run, **extras))
-    runs = [run for run in runs if run.task_id not in dropped]
+            runs.append(run)
+        else:
+            notes.add(Notes.RANGE, entry.text)
+            dropped.add(entry.task)
+    if dropped:
+        runs = [run for run in runs if run.task_id not in dropped]
     if errored:
         notes.add(
-            f"{len(errored)} of {len(parsed)} rows errored (the provider call failed, "
+            f"{len(errored)} of {len(kept)} rows errored (the provider call failed, "
             "`failureReason` 2; not a failed test): attempted, not scored; the score "
             "compares only the tests both runs scored, and the completion comparison "
             "counts these",
