@@ -23,6 +23,12 @@ the Clopper-Pearson interval of ``q = b / n_d`` at ``1 - 2 alpha`` mapped to the
 difference, ``(n_d / n) (1 - 2 q)``; its upper end is below 0 exactly when the test
 rejects, so interval and decision never disagree. Both are conditional on ``n_d``, and
 exact: the chance of a false regression is at most ``alpha`` whatever the error rates.
+Conditioning on ``n_d`` ignores that the number of discordant units is itself random,
+which matters at the lower end: 26 of 26 discordant units against the candidate give a
+conditional lower end equal to the estimate, as if the drop could be no worse than
+observed. The lower end is therefore never above Tango's score interval for paired
+proportions (`leaderboard.stats.paired`), which is unconditional; widening one end keeps
+the coverage and leaves the decision where it was.
 
 The completion comparisons are a block of the gate of their own, like the guardrails
 (CONTRACT.md section 12): with ``k`` of them each tests at
@@ -39,7 +45,8 @@ from dataclasses import dataclass
 
 from leaderboard.inputs import EvalRun
 from leaderboard.report import Gate, GateComparison
-from leaderboard.stats.quantiles import betainc
+from leaderboard.stats.paired import tango_interval
+from leaderboard.stats.quantiles import betainc, norm_ppf
 
 __all__ = [
     "Attempts",
@@ -137,13 +144,22 @@ class Discordant:
         return binomial_upper_tail(self.baseline_only, self.discordant)
 
     def interval(self, alpha: float) -> tuple[float, float]:
-        """The difference of scored shares' interval, each side at `alpha`."""
+        """The difference of scored shares' interval, each side at `alpha`.
+
+        The upper end is the exact test's (below 0 exactly when it rejects); the lower
+        end is the lower of the conditional one and Tango's unconditional one
+        (module docstring).
+        """
         n, nd = self.attempted, self.discordant
+        t_lo, _ = tango_interval(
+            float(self.candidate_only), float(self.baseline_only), n, norm_ppf(1.0 - alpha)
+        )
         if nd == 0:
-            return 0.0, 0.0
+            return t_lo, 0.0
         q_lo, q_hi = clopper_pearson(self.baseline_only, nd, alpha)
         scale = nd / n
-        return scale * (1.0 - 2.0 * q_hi), scale * (1.0 - 2.0 * q_lo)
+        lo = min(scale * (1.0 - 2.0 * q_hi), t_lo)
+        return lo, scale * (1.0 - 2.0 * q_lo)
 
 
 def discordant(

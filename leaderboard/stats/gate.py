@@ -45,6 +45,7 @@ from leaderboard.stats.bootstrap import Replicates, replicate_sd
 from leaderboard.stats.bounded import (
     BOUNDED_NOTE,
     NO_DETECTABLE_BOUNDED,
+    Bounded,
     take_bounded,
     widened_need,
 )
@@ -53,6 +54,7 @@ from leaderboard.stats.epochs import epoch_advice
 from leaderboard.stats.estimates import EstimatePlan
 from leaderboard.stats.family import MAX_T, family_intervals
 from leaderboard.stats.noise import in_context
+from leaderboard.stats.paired import paired_binary_floor
 from leaderboard.stats.quantiles import distinct, t_ppf
 from leaderboard.stats.ruled_out import needed, not_ruled_out_note
 from leaderboard.stats.skew import skew_caveat
@@ -224,6 +226,43 @@ def _undetermined_note(d: Design, shared: BoolArray, scope: str) -> str:
     )
 
 
+def _small_sample_interval(
+    lo: FloatArray,
+    hi: FloatArray,
+    j: int,
+    d: Design,
+    *,
+    pair: tuple[int, int],
+    shared: BoolArray,
+    estimate: float,
+    se: float,
+    alpha: float,
+    df: float,
+    seed: int,
+) -> Bounded | None:
+    """Where the replicates' spread cannot be trusted, ``[lo[j], hi[j]]`` in place:
+    few or skewed task-level differences take the betting interval
+    (`leaderboard.stats.bounded`), pass/fail items on both sides Tango's floor
+    (`leaderboard.stats.paired`)."""
+    bounded = take_bounded(
+        lo, hi, j, d, pair=pair, shared=shared, alpha=alpha, df=df, seed=seed
+    )
+    if bounded is None:
+        paired_binary_floor(
+            lo,
+            hi,
+            j,
+            d,
+            pair=pair,
+            shared=shared,
+            estimate=estimate,
+            se=se,
+            alpha=alpha,
+            df=df,
+        )
+    return bounded
+
+
 def read_gate(
     planned: list[PlannedComparison],
     *,
@@ -289,14 +328,15 @@ def read_gate(
         mj = margin if p.anchor_margin is None else p.anchor_margin
         if p.anchor_margin is not None:
             scope = "anchor"
-        # few or skewed task-level differences: the betting interval, in place
-        bounded = take_bounded(
+        bounded = _small_sample_interval(
             lo,
             hi,
             j,
             d,
             pair=(p.candidate, p.baseline),
             shared=shared,
+            estimate=float(diff[j]),
+            se=float(se[j]),
             alpha=alpha,
             df=float(diff_df[j]),
             seed=rep.seed,

@@ -52,6 +52,7 @@ from leaderboard.report import Gate, GateComparison
 from leaderboard.stats.bootstrap import percentile_intervals, replicate_sd
 from leaderboard.stats.design import BoolArray, Design, FloatArray, measure_design
 from leaderboard.stats.estimates import EstimatePlan
+from leaderboard.stats.paired import paired_binary_floor
 from leaderboard.stats.quantiles import distinct, t_ppf
 
 POWER = 0.80
@@ -269,9 +270,21 @@ def _comparison(
             lo_a, hi_a = percentile_intervals(
                 np.array([diff]), reps[:, None], np.array([df]), alpha, bounds=(-1, 1)
             )
+            se = float(replicate_sd(reps[:, None])[0])
+            paired_binary_floor(  # pass/fail on both sides: as the score's (paired.py)
+                lo_a,
+                hi_a,
+                0,
+                d,
+                pair=(c, b),
+                shared=d.present[:, c] & d.present[:, b],
+                estimate=diff,
+                se=se,
+                alpha=alpha,
+                df=df,
+            )
             lo, hi = float(lo_a[0]), float(hi_a[0])
             regressed = gated and hi < -g.tolerance
-            se = float(replicate_sd(reps[:, None])[0])
             t_sum = t_ppf(1.0 - alpha / 2.0, df) + t_ppf(POWER, df)
             mdr = g.tolerance + t_sum * se
         else:

@@ -87,3 +87,35 @@ def test_fewer_errored_instances__the_score_still_cannot_tell(
     )
     (status,) = github_api.status.latest(HEAD_SHA).values()
     assert status["description"].startswith("cannot tell: score -0.143 [")
+
+
+def test_devstral_pair__half_errored__completion_decides__the_score_cannot_tell(
+    tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another real pair (tests/fixtures/swebench/devstral-c50-*): one system, one model,
+    the same 50 instances; the earlier run errored on 26 of them, the later on none.
+    Read as a pull request that breaks the harness (the earlier run as the PR)."""
+    job = swebench_job(
+        tmp_path, github_api.base_url, pr="devstral-c50-b", base="devstral-c50-a"
+    )
+    code, _, report = _run(job, capsys)
+    assert code == 1
+    score, done = report["gate"]["comparisons"]
+    # the 24 instances scored in both agree on every one (1 resolved in each): the
+    # interval is Tango's floor for no discordant item, t^2 / (n + t^2) at n = 24
+    assert (score["shared_units"], score["diff_mean"]) == (24, 0.0)
+    assert score["status"] == "undetermined"
+    assert score["ci_lo"] == pytest.approx(-0.1513, abs=5e-4)
+    assert done["measure"] == "completion"
+    assert (done["candidate_mean"], done["baseline_mean"]) == (0.48, 1.0)
+    assert done["status"] == "regressed"
+    assert done["ci_hi"] < 0
+    assert done["ci_lo"] < done["diff_mean"] - 0.1  # not the conditional end, -0.52
+    assert "26 scored by the baseline only, 0 by the candidate only" in done["note"]
+    assert (report["verdict"]["state"], report["verdict"]["measure"]) == (
+        "regressed",
+        "completion",
+    )
+    (status,) = github_api.status.latest(HEAD_SHA).values()
+    assert status["state"] == "failure"
+    assert status["description"].startswith("regressed: completion -0.520 [-0.652, ")

@@ -43,7 +43,12 @@ INSTANCES = sorted(
         *FIXTURES.glob("*/logs/*/report.json"),
     )
 )
-_GLOBS = ("sb-cli-*/*/*.json", "multi-omnicode/*/*.json", "yyloong-*/*.json")
+_GLOBS = (
+    "sb-cli-*/*/*.json",
+    "multi-omnicode/*/*.json",
+    "yyloong-*/*.json",
+    "devstral-c50-*/*.json",
+)
 OTHER_REPORTS = [
     *sorted(p.relative_to(FIXTURES).as_posix() for g in _GLOBS for p in FIXTURES.glob(g)),
     "rust-bench/claude-3_5.json",
@@ -74,7 +79,7 @@ def _one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str
 def test_fixtures__are_the_ones_the_readme_lists() -> None:
     readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
     names = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.rglob("*.json"))
-    assert len(names) == 19
+    assert len(names) == 21
     for name in names:
         assert f"`{name}`" in readme, name
 
