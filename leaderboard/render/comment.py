@@ -32,7 +32,7 @@ import jinja2
 import jinja2.exceptions
 import jinja2.sandbox
 
-from leaderboard._version import __version__
+from leaderboard._version import GENERATOR
 from leaderboard.errors import UsageError
 from leaderboard.render.escape import md_text, md_with_code, safe_url, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
@@ -359,12 +359,6 @@ def render_with_fallback(
     return render(noted, context), error
 
 
-def _generator() -> str:
-    # The image runs the package from /app without installing it, so no
-    # importlib.metadata here.
-    return f"leaderboard-action {__version__}"
-
-
 def _utf8_len(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
@@ -437,7 +431,7 @@ def render_failure(message: str, context: CommentContext | None = None) -> str:
             run_url=safe_url(ctx.run_url),
             docs_url=safe_url(ctx.docs_url),
             lines=lines,
-            footer=md_text(_generator()),
+            footer=md_text(GENERATOR),
         )
     )
 
@@ -475,7 +469,7 @@ def render_markdown(rows: Sequence[LeaderboardRow]) -> str:
 
 def _rows_report(rows: list[LeaderboardRow]) -> Report:
     return Report(
-        generator=_generator(),
+        generator=GENERATOR,
         settings=ReportSettings(
             confidence=0.95, resamples=0, seed=0, margin=0.0, method="", unit="task"
         ),

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import TypeAdapter
 
-from leaderboard._version import __version__
+from leaderboard._version import GENERATOR
 from leaderboard.errors import UsageError, did_you_mean
 from leaderboard.inputs import EvalRun, merge_metrics
 from leaderboard.report import (
@@ -85,15 +85,6 @@ __all__ = ["METHOD", "MIN_RESAMPLES", "build_report", "check_settings", "report_
 
 METHOD = "rescaled t-scaled percentile bootstrap"
 PAIR_CHUNK = 32  # pairwise differences held in memory at once (columns of B replicates)
-
-
-def _generator() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415
-
-        return f"leaderboard-action {version('leaderboard-action')}"
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return f"leaderboard-action {__version__}"
 
 
 def _check_models(
@@ -496,7 +487,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         },
     )
     return Report(
-        generator=_generator(),
+        generator=GENERATOR,
         settings=ReportSettings(
             confidence=confidence,
             resamples=int(resamples),

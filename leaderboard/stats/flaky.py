@@ -55,6 +55,20 @@ def samples_by_item(runs: Iterable[EvalRun]) -> Samples:
     return out
 
 
+def _repeated(runs: Sequence[EvalRun]) -> bool:
+    """Whether some model may have two records of one (task, item) as
+    `samples_by_item` keys them (the item id as text).
+
+    Keys are told apart by their hashes (an int each, not a tuple, held at once): two
+    keys that share a hash answer True, and the caller then gathers the samples.
+    """
+    item_level = sum(r.item_id is not None for r in runs)
+    hashes = {
+        hash((r.model_id, r.task_id, str(r.item_id))) for r in runs if r.item_id is not None
+    }
+    return len(hashes) < item_level
+
+
 def _binary(samples: Sequence[float]) -> bool:
     return bool(samples) and all(s in (0.0, 1.0) for s in samples)
 
@@ -93,7 +107,9 @@ def mark_flaky(
     wanted = [c for c in comparisons if c.scope == "overall" and c.measure == "score"]
     if not wanted:
         return gate
-    by_model = samples_by_item(runs)
+    # Without kept runs only an item with two samples or more in one model's run can
+    # be flaky: where none has, the samples are not gathered (1,000,000 items: seconds)
+    by_model = samples_by_item(runs) if history or _repeated(runs) else {}
     kept = [samples_by_item(h) for h in history]
     names = stored_model or {}
     changed = [
@@ -116,8 +132,10 @@ def _marked(
     cand, base = by_model.get(c.candidate, {}), by_model.get(c.baseline, {})
     flaky: list[FlakyItem] = []
     why_of: dict[ItemKey, list[FlakyWhy]] = {}
-    for key in sorted(cand.keys() & base.keys()):
+    for key in cand.keys() & base.keys():  # the flaky ones sorted below
         cs, bs = cand[key], base[key]
+        if not kept and len(cs) == 1 and len(bs) == 1:
+            continue  # one sample each and no history: nothing can disagree
         if not (_binary(cs) and _binary(bs)):
             continue
         why: list[FlakyWhy] = []
@@ -143,6 +161,7 @@ def _marked(
                 history=[sum(p) / len(p) for p in past] if "history" in why else [],
             )
         )
+    flaky.sort(key=lambda f: (f.task, f.item_id))  # the items' order, then (stable):
     flaky.sort(key=lambda f: (not f.flipped, f.candidate_score - f.baseline_score))
     worst = [
         w.model_copy(

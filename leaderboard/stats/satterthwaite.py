@@ -46,6 +46,12 @@ GRAM_MAX_STRATA = 1024
 GRAM_ELEMENTS = 2**22
 """Most numbers the strata's sums of products may hold (32 MiB); beyond, pairs are
 summed over their units."""
+BY_STRATUM_SHARE = 0.5
+"""At most this share of (stratum, estimate) cells weighted: `Variances._unit_v` sums
+each stratum over its weighted estimates only."""
+BY_STRATUM_UNITS = 64
+"""... when the strata hold at least this many units on average (fewer: the loop over
+strata would cost more than the zeros it skips)."""
 CANCEL = 1e-3
 """A stratum's variance of a difference below this share of its terms is summed over
 its units (the sums of products would lose digits to cancellation)."""
@@ -159,13 +165,42 @@ class Variances:
         return np.where(dead, 0.0, out)
 
     def _unit_v(self, a: IntArray, b: IntArray | None) -> FloatArray:
-        """(H, P) each stratum's variance of est[a] (- est[b]), summed over its units."""
+        """(H, P) each stratum's variance of est[a] (- est[b]), summed over its units.
+
+        A stratum in which an estimate has no weight adds exactly 0 to it; where most
+        (stratum, estimate) cells are such (a model's per-task estimates) and the strata
+        are large, each stratum sums only its estimates' units (`_unit_v_by_stratum`):
+        the same products summed in the same order.
+        """
         sizes = np.diff(self.starts)
+        used = self.weight[:, a] != 0
+        if b is not None:
+            used |= self.weight[:, b] != 0
+        if (
+            used.mean() <= BY_STRATUM_SHARE
+            and self.resid.shape[0] >= BY_STRATUM_UNITS * sizes.shape[0]
+            and bool(np.isfinite(self.resid).all())  # 0 x inf would not be 0
+        ):
+            return self._unit_v_by_stratum(a, b, used)
         z = self.resid[:, self.column[a]] * self.weight[:, a][self.unit_stratum]
         if b is not None:
             z -= self.resid[:, self.column[b]] * self.weight[:, b][self.unit_stratum]
         v = np.zeros((sizes.shape[0], a.shape[0]))
         v[sizes > 0] = np.add.reduceat(z * z, self.starts[:-1][sizes > 0], axis=0)
+        return v
+
+    def _unit_v_by_stratum(
+        self, a: IntArray, b: IntArray | None, used: npt.NDArray[np.bool_]
+    ) -> FloatArray:
+        """`_unit_v` one stratum at a time, over the estimates `used` there only."""
+        v = np.zeros((self.starts.shape[0] - 1, a.shape[0]))
+        for h in np.flatnonzero(used.any(axis=1) & (np.diff(self.starts) > 0)):
+            cols = np.flatnonzero(used[h])
+            rows = self.resid[self.starts[h] : self.starts[h + 1]]
+            z = rows[:, self.column[a[cols]]] * self.weight[h, a[cols]]
+            if b is not None:
+                z -= rows[:, self.column[b[cols]]] * self.weight[h, b[cols]]
+            v[h, cols] = np.add.reduceat(z * z, [0], axis=0)[0]
         return v
 
     def _gram(self) -> FloatArray | None:
