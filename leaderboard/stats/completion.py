@@ -21,14 +21,15 @@ test on the discordant pairs). The comparison regresses when the one-sided p-val
 regularized incomplete beta, `leaderboard.stats.quantiles.betainc`). Its interval is
 the Clopper-Pearson interval of ``q = b / n_d`` at ``1 - 2 alpha`` mapped to the
 difference, ``(n_d / n) (1 - 2 q)``; its upper end is below 0 exactly when the test
-rejects, so interval and decision never disagree. Both are conditional on ``n_d``, and
-exact: the chance of a false regression is at most ``alpha`` whatever the error rates.
-Conditioning on ``n_d`` ignores that the number of discordant units is itself random,
-which matters at the lower end: 26 of 26 discordant units against the candidate give a
-conditional lower end equal to the estimate, as if the drop could be no worse than
-observed. The lower end is therefore never above Tango's score interval for paired
-proportions (`leaderboard.stats.paired`), which is unconditional; widening one end keeps
-the coverage and leaves the decision where it was.
+rejects, so interval and decision never disagree. The test is conditional on ``n_d``
+and exact: the chance of a false regression is at most ``alpha`` whatever the error
+rates. The exactness is the decision's: mapped with the observed ``n_d / n``, the
+conditional interval does not cover the difference itself (26 of 26 discordant units
+against the candidate give a lower end equal to the estimate, as if the drop could be
+no worse than observed). So each end is widened to Tango's score interval for paired
+proportions (`leaderboard.stats.paired`), unconditional and of about its nominal
+coverage, except an upper end below 0, the exact test's rejection, which stays as it
+is: an upper end is below 0 exactly when the test rejects.
 
 The completion comparisons are a block of the gate of their own, like the guardrails
 (CONTRACT.md section 12): with ``k`` of them each tests at
@@ -146,20 +147,21 @@ class Discordant:
     def interval(self, alpha: float) -> tuple[float, float]:
         """The difference of scored shares' interval, each side at `alpha`.
 
-        The upper end is the exact test's (below 0 exactly when it rejects); the lower
-        end is the lower of the conditional one and Tango's unconditional one
-        (module docstring).
+        The conditional interval (module docstring), each end widened to Tango's
+        unconditional one, except an upper end below 0: that is the exact test's
+        rejection, kept as it is so that interval and decision agree.
         """
         n, nd = self.attempted, self.discordant
-        t_lo, _ = tango_interval(
+        t_lo, t_hi = tango_interval(
             float(self.candidate_only), float(self.baseline_only), n, norm_ppf(1.0 - alpha)
         )
         if nd == 0:
-            return t_lo, 0.0
+            return t_lo, t_hi
         q_lo, q_hi = clopper_pearson(self.baseline_only, nd, alpha)
         scale = nd / n
-        lo = min(scale * (1.0 - 2.0 * q_hi), t_lo)
-        return lo, scale * (1.0 - 2.0 * q_lo)
+        lo, hi = scale * (1.0 - 2.0 * q_hi), scale * (1.0 - 2.0 * q_lo)
+        hi = max(hi, t_hi) if hi >= 0.0 or t_hi < 0.0 else hi
+        return min(lo, t_lo), hi
 
 
 def discordant(

@@ -24,8 +24,12 @@ over the replicates' variance (at most Kish's ``(sum w)^2 / sum w^2``, the items
 unweighted; Kish's where the replicates show no spread), with Student's t at the
 difference's degrees of freedom for ``z``, as the floors of single means do
 (`leaderboard.stats.floors`). Clustered items keep the cluster bootstrap's interval
-wherever it shows a spread (Tango's interval assumes
-independent pairs); where it shows none, the clusters count as the pairs.
+wherever it shows a spread (Tango's interval assumes independent pairs); where it shows
+none, the clusters count as the pairs. Scores that are not pass/fail (partial credit,
+epochs averaged) take the floor only where every difference is the same, as when
+every item agrees: the shares are then the differences' positive and negative parts,
+and since a difference lies in [-1, 1] what ``n`` agreements cannot rule out for
+pass/fail pairs they cannot rule out for these either.
 """
 
 from __future__ import annotations
@@ -41,7 +45,9 @@ __all__ = ["paired_binary_floor", "tango_interval"]
 
 
 def _tango_score(diff: float, n: float, b: float, c: float) -> float:
-    """Tango's score statistic at a hypothesised difference ``diff`` of ``(b - c) / n``."""
+    """Tango's score statistic at a hypothesised difference ``diff`` of ``(b - c) / n``
+    (``b``: pairs the first side alone passed, ``c``: the second; Fagerland et al.'s
+    ``n12`` and ``n21``)."""
     w = -b - c + (2.0 * n - b + c) * diff
     root = math.sqrt(max(w * w + 8.0 * n * c * diff * (1.0 - diff), 0.0))
     p_c = max((root - w) / (4.0 * n), 0.0)  # the constrained MLE of c's share
@@ -52,13 +58,17 @@ def _tango_score(diff: float, n: float, b: float, c: float) -> float:
     return gap / math.sqrt(var)
 
 
-def tango_interval(b: float, c: float, n: float, crit: float) -> tuple[float, float]:
+def tango_interval(
+    first_only: float, second_only: float, n: float, crit: float
+) -> tuple[float, float]:
     """Tango's score interval for ``(b - c) / n``, the difference of paired shares.
 
-    ``b``: pairs where only the first side passed, ``c``: only the second, of ``n``
-    (real numbers: an effective size may be fractional); ``crit``: the critical value.
-    Each end solves ``|T| = crit`` by bisection (60 halvings: below 1e-17).
+    ``first_only``: pairs only the first side passed, ``second_only``: only the
+    second, of ``n`` (real numbers: an effective size may be fractional); ``crit``: the
+    critical value. Each end solves ``|T| = crit`` by bisection (60 halvings: below
+    1e-17); ``|T|`` grows monotonely away from the estimate on each side.
     """
+    b, c = first_only, second_only
     est = (b - c) / n
 
     def solve(toward: float) -> float:
@@ -94,7 +104,9 @@ def paired_binary_floor(
     Item-level comparisons with degrees of freedom only; ``pair`` is (candidate,
     baseline), ``shared`` the items both hold, `estimate` the difference shown and
     `se` its replicates' standard deviation.
-    Returns whether the comparison was pass/fail on both sides (the floor applied).
+    Pass/fail items on both sides, or any scores whose differences are all the same
+    (no spread at all, as where every epoch of an item agrees or partial credit
+    repeats); returns whether the floor applied.
     """
     if not d.item_level or df < 1 or not shared.any():
         return False
@@ -102,7 +114,9 @@ def paired_binary_floor(
         return False
     x = d.scores[shared, pair[0]]
     y = d.scores[shared, pair[1]]
-    if not (np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all()):
+    gap = x - y
+    flat = bool((gap == gap[0]).all())  # no spread: any scores in [0, 1]
+    if not (flat or (np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all())):
         return False
     # each task's items share its weight (the estimate's per-task means, weighted)
     task = d.item_task[shared]
@@ -111,10 +125,16 @@ def paired_binary_floor(
     total = float(w.sum())
     if total <= 0:
         return False
-    cand_only = float((w * (x > y)).sum()) / total
-    base_only = float((w * (y > x)).sum()) / total
+    # pass/fail: the shares passed by one side only; flat differences of partial
+    # scores: their positive and negative parts (|x - y| <= 1, so a share of pairs
+    # differing can move the mean at most that much)
+    cand_only = float((w * np.maximum(gap, 0.0)).sum()) / total
+    base_only = float((w * np.maximum(-gap, 0.0)).sum()) / total
     diff = cand_only - base_only
-    n = total * total / float((w * w).sum())  # Kish's effective size of the weights
+    # Kish's effective size of the weights bounds it: the replicates' spread alone
+    # (Korn & Graubard) would take 10 agreeing items that carry most of the weight for
+    # as many as the items
+    n = total * total / float((w * w).sum())
     spread = cand_only + base_only - diff * diff  # one pair's variance of the difference
     if se > 0 and spread > 0:  # Korn & Graubard: the size the replicates' spread implies
         n = min(spread / (se * se), n)

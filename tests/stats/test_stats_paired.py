@@ -1,6 +1,6 @@
 """The floor under a paired pass/fail difference (leaderboard/stats/paired.py).
 
-Closed forms of Newcombe's hybrid score interval, the collapse it prevents (two runs
+Closed forms of Tango's score interval, the collapse it prevents (two runs
 that agree on every item read green at [0, 0] before it), and seeded simulations of
 what "no regression" must mean: with a true drop larger than max-drop, a green is a
 false pass, and it stays at or under the one-sided level when few items differ.
@@ -48,21 +48,22 @@ def test_tango__each_end_solves_the_score_equation(b: int, c: int, n: int) -> No
 
 def test_tango__covers_at_its_level_when_few_pairs_differ() -> None:
     """Seeded coverage: 40 pairs, 5% candidate-only and 2% baseline-only (true
-    difference 0.03), 4,000 draws; a Wald interval on the same draws covers far less."""
+    difference 0.03), 4,000 draws."""
     rng = np.random.default_rng(7)
     n, pb, pc, sims = 40, 0.05, 0.02, 4000
     z = norm_ppf(0.975)
     counts = rng.multinomial(n, [pb, pc, 1 - pb - pc], size=sims)
-    cover = wald = 0
+    cover = 0
+    width = 0.0
     for b, c, _ in counts:
         lo, hi = tango_interval(float(b), float(c), n, z)
         cover += lo <= pb - pc <= hi
-        est = (b - c) / n
-        se = math.sqrt(max((b + c) / n - est * est, 0.0) / n)
-        wald += est - z * se <= pb - pc <= est + z * se
+        width += hi - lo
     se_mc = math.sqrt(0.95 * 0.05 / sims)
     assert cover / sims >= 0.95 - 2 * se_mc
-    assert wald / sims < 0.90  # the collapse the floor is for
+    # and not by being wide: a Wald interval at the true shares is 0.16 wide here
+    wald = 2 * z * math.sqrt((pb + pc - (pb - pc) ** 2) / n)
+    assert width / sims < 1.5 * wald
 
 
 def _pair(
@@ -101,6 +102,7 @@ def test_identical_runs_on_many_items__green() -> None:
     assert c.ci_lo == pytest.approx(-t * t / (400 + t * t))
 
 
+@pytest.mark.slow  # 400 reports through the pipeline
 def test_a_true_drop_beyond_max_drop_rarely_reads_green() -> None:
     """40 items, 6% pass -> fail and none fail -> pass: a true drop of 0.06, beyond
     the default max-drop 0.05, so every green is a false pass; the one-sided level is
@@ -131,3 +133,45 @@ def test_completion__the_lower_end_reaches_past_the_estimate() -> None:
     assert hi < 0  # the exact test's end: it rejects
     assert lo < -0.52 - 0.1  # the conditional end alone was -0.52, the estimate
     assert _score(lo, 50, 0, 26) == pytest.approx(norm_ppf(0.975), abs=1e-6)
+
+
+def test_completion__every_discordant_unit_for_the_candidate__the_upper_end_too() -> None:
+    d = Discordant(
+        attempted=50,
+        candidate_scored=50,
+        baseline_scored=24,
+        baseline_only=0,
+        candidate_only=26,
+        tasks=1,
+    )
+    lo, hi = d.interval(0.025)
+    assert lo > 0  # no regression: the conditional lower end is kept
+    assert hi > 0.52 + 0.1  # the conditional end alone was 0.52, the estimate
+    assert _score(hi, 50, 26, 0) == pytest.approx(-norm_ppf(0.975), abs=1e-6)
+
+
+def test_completion__no_discordant_unit__tangos_interval_about_zero() -> None:
+    d = Discordant(
+        attempted=10,
+        candidate_scored=7,
+        baseline_scored=7,
+        baseline_only=0,
+        candidate_only=0,
+        tasks=1,
+    )
+    z = norm_ppf(0.975)
+    assert d.interval(0.025) == pytest.approx((-z * z / (10 + z * z), z * z / (10 + z * z)))
+
+
+def test_flat_partial_scores__no_green_either() -> None:
+    """Items scored 0.5 in both runs (epochs that disagree the same way in each): the
+    differences are all 0 though the scores are not pass/fail; 30 such agreements
+    cannot rule out a drop of 0.05 any more than 30 pass/fail ones."""
+    runs = []
+    for i in range(30):
+        for m in ("m", "base"):
+            runs.append(EvalRun(m, "t", 0.5 if i % 2 else 1.0, item_id=i))
+    (c,) = build_report(runs, baseline="base", resamples=499).gate.comparisons
+    assert c.status == "undetermined"
+    t = t_ppf(0.975, 29)
+    assert c.ci_lo == pytest.approx(-t * t / (30 + t * t))
