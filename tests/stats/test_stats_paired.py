@@ -119,46 +119,36 @@ def test_a_true_drop_beyond_max_drop_rarely_reads_green() -> None:
     assert green / sims <= 0.025 + 2 * math.sqrt(0.025 * 0.975 / sims)
 
 
-def test_completion__the_lower_end_reaches_past_the_estimate() -> None:
-    # the real devstral pair's counts: 26 discordant units, all against the candidate
-    d = Discordant(
-        attempted=50,
-        candidate_scored=24,
-        baseline_scored=50,
-        baseline_only=26,
-        candidate_only=0,
+def _counts(n: int, cand_scored: int, base_scored: int) -> Discordant:
+    """One task's completion counts where each side's unscored units are all scored by
+    the other (every discordant unit one way, or none)."""
+    return Discordant(
+        attempted=n,
+        candidate_scored=cand_scored,
+        baseline_scored=base_scored,
+        baseline_only=max(base_scored - cand_scored, 0),
+        candidate_only=max(cand_scored - base_scored, 0),
         tasks=1,
     )
-    lo, hi = d.interval(0.025)
+
+
+def test_completion__the_lower_end_reaches_past_the_estimate() -> None:
+    # the real devstral pair's counts: 26 discordant units, all against the candidate
+    lo, hi = _counts(50, 24, 50).interval(0.025)
     assert hi < 0  # the exact test's end: it rejects
     assert lo < -0.52 - 0.1  # the conditional end alone was -0.52, the estimate
     assert _score(lo, 50, 0, 26) == pytest.approx(norm_ppf(0.975), abs=1e-6)
 
 
 def test_completion__every_discordant_unit_for_the_candidate__the_upper_end_too() -> None:
-    d = Discordant(
-        attempted=50,
-        candidate_scored=50,
-        baseline_scored=24,
-        baseline_only=0,
-        candidate_only=26,
-        tasks=1,
-    )
-    lo, hi = d.interval(0.025)
+    lo, hi = _counts(50, 50, 24).interval(0.025)
     assert lo > 0  # no regression: the conditional lower end is kept
     assert hi > 0.52 + 0.1  # the conditional end alone was 0.52, the estimate
     assert _score(hi, 50, 26, 0) == pytest.approx(-norm_ppf(0.975), abs=1e-6)
 
 
 def test_completion__no_discordant_unit__tangos_interval_about_zero() -> None:
-    d = Discordant(
-        attempted=10,
-        candidate_scored=7,
-        baseline_scored=7,
-        baseline_only=0,
-        candidate_only=0,
-        tasks=1,
-    )
+    d = _counts(10, 7, 7)
     z = norm_ppf(0.975)
     assert d.interval(0.025) == pytest.approx((-z * z / (10 + z * z), z * z / (10 + z * z)))
 
