@@ -41,11 +41,12 @@ runs hold no errored unit is not compared (both scored everything they attempted
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from leaderboard.inputs import EvalRun
 from leaderboard.report import Gate, GateComparison
+from leaderboard.stats.floors import clopper_pearson as _cp_two_sided
 from leaderboard.stats.paired import tango_interval
 from leaderboard.stats.quantiles import betainc, norm_ppf
 
@@ -99,29 +100,13 @@ def binomial_upper_tail(k: int, n: int) -> float:
     return betainc(float(k), float(n - k + 1), 0.5)
 
 
-def _solve(increasing: bool, target: float, f: Callable[[float], float]) -> float:
-    """The p in [0, 1] where the monotone ``f(p)`` crosses `target` (bisection)."""
-    lo, hi = 0.0, 1.0
-    for _ in range(46):  # to 1.5e-14, far below any shown digit
-        mid = (lo + hi) / 2.0
-        if (f(mid) >= target) == increasing:
-            hi = mid
-        else:
-            lo = mid
-    return (lo + hi) / 2.0
-
-
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
-    """The exact interval of a binomial share ``k / n``, each side at `alpha`.
-
-    The lower end solves ``P(X >= k | p) = alpha``, the upper ``P(X <= k | p) =
-    alpha``; 0 when ``k = 0``, 1 when ``k = n``.
-    """
+    """The exact interval of a binomial share ``k / n``, each side at `alpha`
+    (`leaderboard.stats.floors.clopper_pearson` at ``2 alpha``; 0 when ``k = 0``, 1
+    when ``k = n``)."""
     if n <= 0:
         return 0.0, 1.0
-    lo = 0.0 if k == 0 else _solve(True, alpha, lambda p: betainc(k, n - k + 1, p))
-    hi = 1.0 if k == n else _solve(False, alpha, lambda p: 1.0 - betainc(k + 1, n - k, p))
-    return lo, hi
+    return _cp_two_sided(float(k), float(n), 2.0 * alpha)
 
 
 @dataclass(frozen=True)
