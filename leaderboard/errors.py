@@ -7,7 +7,6 @@ else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 
 #: The exit statuses of CONTRACT.md section 4 (and 3, a bug); `leaderboard.exits`
@@ -106,5 +105,7 @@ def did_you_mean(name: str, choices: list[str]) -> str:
         A parenthesised hint with a leading space, or the empty string when nothing is
         close (difflib ratio below 0.6).
     """
+    import difflib  # noqa: PLC0415 - only when a name is unknown: 1 ms of every start
+
     close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

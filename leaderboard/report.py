@@ -11,6 +11,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
+def _no_items() -> list[Any]:
+    """A fresh empty list, the default of the list fields.
+
+    Not the builtin `list`: pydantic reads a default factory's signature, and a
+    builtin's is parsed from its text (tokenize's patterns compiled on the first one,
+    about 5 ms of every start); a function's is read directly.
+    """
+    return []
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -42,7 +52,7 @@ class LeaderboardRow(_Model):
     complete: bool = Field(
         description="false when the model misses tasks or items of its run"
     )
-    missing_tasks: list[str] = Field(default_factory=list)
+    missing_tasks: list[str] = Field(default_factory=_no_items)
     units: int = Field(description="resampling units behind the interval")
     rank_lo: int = Field(
         description="best plausible rank: 1 + the models significantly better "
@@ -165,7 +175,7 @@ class ItemMove(_Model):
         "of the same model (`flaky_why` says which; docs/gate-against-main.md)",
     )
     flaky_why: list[FlakyWhy] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description='"epochs": pass and fail samples within the baseline\'s or the '
         'candidate\'s run; "history": different outcomes across the kept runs read',
     )
@@ -180,7 +190,7 @@ class FlakyItem(ItemMove):
         "baseline and the candidate"
     )
     history: list[float] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="with history-branch: the item's mean score in each kept run read "
         "that holds it, oldest first (the baseline's run last)",
     )
@@ -334,12 +344,12 @@ class GateComparison(_Model):
         "more epoch or twice the items would detect; null with one sample per item",
     )
     worst_items: list[ItemMove] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="item-level data: the items whose score dropped most (candidate "
         "below baseline), largest drop first, at most 10",
     )
     flaky_items: list[FlakyItem] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="pass/fail item-level data, an overall comparison: the shared items "
         "whose outcome differs between runs with no change (epochs that disagree, or "
         "kept runs of the same model that differ), flipped ones first, at most 50",
@@ -350,7 +360,7 @@ class GateComparison(_Model):
         "baseline's run included); 0 without history-branch",
     )
     breakdown: list[ScopeDiff] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="for an overall comparison: the paired difference within each "
         "category (when several) and, for item-level data, each task; at the report's "
         "confidence, unadjusted; largest drop first",
@@ -425,7 +435,7 @@ class BaselineRun(_Model):
         description="first-parent commits between the stored run and the base commit",
     )
     trend: list[TrendPoint] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="history: the kept runs up to the baseline's, oldest first (at most "
         "12), each with the mean and interval of the models this run also holds; "
         "what the comment's trend chart draws",
@@ -488,7 +498,7 @@ class Gate(_Model):
         "completion block when any unit errored, plus the guardrail block when there "
         "are guardrails; 0 when nothing is gated",
     )
-    comparisons: list[GateComparison] = Field(default_factory=list)
+    comparisons: list[GateComparison] = Field(default_factory=_no_items)
     status: GateStatus = Field(
         description='"off": no gate asked for; "no_baseline_run": a baseline run was '
         "asked for (the kept history) and none could be read, so nothing was gated; "
@@ -501,7 +511,7 @@ class Gate(_Model):
         default=None, description="why, when status says no gate or undetermined"
     )
     ungated: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="with a baseline run: leaderboard ids of the models present in "
         "only one of the two runs, shown but not gated",
     )
@@ -509,7 +519,7 @@ class Gate(_Model):
         default=None, description="the second run the models are gated against"
     )
     not_gated: list[GateComparison] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="measures the runs carry (cost, latency, tokens) that no guardrail "
         "names: each gated pair's comparison at the report's confidence, reported, "
         "never gated (`regressed` is always false)",
@@ -521,18 +531,18 @@ class Gate(_Model):
         '"anchor"); null: no anchor',
     )
     model_changes: list[ModelChange] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="with a baseline run: candidates gated against a baseline-run "
         "model of another id (a renamed model)",
     )
     differences: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="with a baseline run: how the two runs differ in what they hold "
         "(tasks scored by different metrics and left out, epochs, item sets), one "
         "sentence each",
     )
     left_out_tasks: list[str] = Field(
-        default_factory=list,
+        default_factory=_no_items,
         description="with a baseline run: tasks not compared because their metric "
         "differs between the runs",
     )
@@ -707,7 +717,7 @@ class ReportSettings(_Model):
         default=None,
         description="label of the baseline run; null when there is no baseline run",
     )
-    candidates: list[str] = Field(default_factory=list)
+    candidates: list[str] = Field(default_factory=_no_items)
     gate_categories: bool = False
     guardrails: dict[str, float] = Field(
         default_factory=dict,
@@ -744,4 +754,4 @@ class Report(_Model):
         description="the comparison that decides the first line, and its state "
         "(CONTRACT.md section 11)",
     )
-    warnings: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=_no_items)

@@ -11,24 +11,41 @@
   lesson's `render_markdown` and `render_json`.
 
 No network and no environment here: text in, text out.
+
+Each name is imported from its module when first asked for (PEP 562's module
+``__getattr__``): the command line's run imports the comment's modules, not the
+action's texts, drift table or status description.
 """
 
-from leaderboard.render.comment import (
-    COMMENT_LIMIT,
-    SUMMARY_LIMIT,
-    CommentContext,
-    make_environment,
-    render_comment,
-    render_failure,
-    render_json,
-    render_markdown,
-    render_summary,
-    render_with_fallback,
-)
-from leaderboard.render.drift import KeptRun, render_drift
-from leaderboard.render.escape import log_text, plain_text
-from leaderboard.render.plain import MAX_DESCRIPTION_CHARS, LogLine, status_description
-from leaderboard.render.texts import State, Texts, above_footer, render_failed, render_texts
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from leaderboard._lazy import lazy_names
+
+if TYPE_CHECKING:
+    from leaderboard.render.comment import (
+        COMMENT_LIMIT,
+        SUMMARY_LIMIT,
+        CommentContext,
+        make_environment,
+        render_comment,
+        render_failure,
+        render_json,
+        render_markdown,
+        render_summary,
+        render_with_fallback,
+    )
+    from leaderboard.render.drift import KeptRun, render_drift
+    from leaderboard.render.escape import log_text, plain_text
+    from leaderboard.render.plain import MAX_DESCRIPTION_CHARS, LogLine, status_description
+    from leaderboard.render.texts import (
+        State,
+        Texts,
+        above_footer,
+        render_failed,
+        render_texts,
+    )
 
 __all__ = [
     "COMMENT_LIMIT",
@@ -54,3 +71,35 @@ __all__ = [
     "render_with_fallback",
     "status_description",
 ]
+
+#: each public name, and the module it comes from
+_MODULES = {
+    **dict.fromkeys(
+        [
+            "COMMENT_LIMIT",
+            "SUMMARY_LIMIT",
+            "CommentContext",
+            "make_environment",
+            "render_comment",
+            "render_failure",
+            "render_json",
+            "render_markdown",
+            "render_summary",
+            "render_with_fallback",
+        ],
+        "leaderboard.render.comment",
+    ),
+    **dict.fromkeys(["KeptRun", "render_drift"], "leaderboard.render.drift"),
+    **dict.fromkeys(["log_text", "plain_text"], "leaderboard.render.escape"),
+    **dict.fromkeys(
+        ["MAX_DESCRIPTION_CHARS", "LogLine", "status_description"],
+        "leaderboard.render.plain",
+    ),
+    **dict.fromkeys(
+        ["State", "Texts", "above_footer", "render_failed", "render_texts"],
+        "leaderboard.render.texts",
+    ),
+}
+
+
+__getattr__, __dir__ = lazy_names(__name__, _MODULES, __all__)

@@ -30,13 +30,11 @@ from typing import Any
 
 import jinja2
 import jinja2.exceptions
-import jinja2.sandbox
 
 from leaderboard._version import GENERATOR
 from leaderboard.errors import UsageError
 from leaderboard.render.escape import md_text, md_with_code, safe_url, truncate
 from leaderboard.render.numbers import ci, count, num, pct, signed
-from leaderboard.render.sandbox import BudgetSandbox, render_bounded
 from leaderboard.render.template_cache import TemplateCache
 from leaderboard.render.view import Options, View, build_view, short_sha
 from leaderboard.report import DataSummary, Gate, LeaderboardRow, Report, ReportSettings
@@ -119,19 +117,21 @@ def make_environment(
         trailing newline kept, filters ``num``, ``signed``, ``pct``, ``ci``, ``count``
         and ``md_escape`` registered.
     """
-    env: jinja2.Environment
     if sandboxed:
-        env = BudgetSandbox(**_ENV_OPTIONS)
-    else:
-        # Markdown, not HTML: autoescape would not help; the view is pre-escaped.
-        env = jinja2.Environment(  # noqa: S701
-            loader=jinja2.FileSystemLoader(TEMPLATES),
-            bytecode_cache=TemplateCache(TEMPLATES, write=write_cache),
-            **_ENV_OPTIONS,
-        )
+        # only a user's template needs the sandbox: imported then, not on every start
+        from leaderboard.render.sandbox import BudgetSandbox  # noqa: PLC0415
+
+        sandbox = BudgetSandbox(**_ENV_OPTIONS)
+        sandbox.filters.update(FILTERS)
+        sandbox.guard_filters()
+        return sandbox
+    # Markdown, not HTML: autoescape would not help; the view is pre-escaped.
+    env = jinja2.Environment(  # noqa: S701
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        bytecode_cache=TemplateCache(TEMPLATES, write=write_cache),
+        **_ENV_OPTIONS,
+    )
     env.filters.update(FILTERS)
-    if isinstance(env, BudgetSandbox):
-        env.guard_filters()
     return env
 
 
@@ -193,6 +193,7 @@ def _renderer(template: pathlib.Path | None) -> Callable[[View], str]:
         built_in = _builtin_environment().get_template("comment.md.j2")
         return lambda view: built_in.render(view=view)
     tmpl, name = _user_template(template)
+    from leaderboard.render.sandbox import render_bounded  # noqa: PLC0415
 
     def render(view: View) -> str:
         try:

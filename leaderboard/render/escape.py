@@ -25,7 +25,6 @@ does.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from urllib.parse import quote, urlsplit
@@ -127,6 +126,13 @@ def md_text(s: str) -> str:
     return _LEADING_NUMBER.sub(r"\1\\\2", text)
 
 
+#: what `html.escape` with ``quote=True`` replaces, as a table (the `html` module
+#: imports `html.entities`' 2,231 names, about 1 ms of every run's start)
+_HTML_ENTITIES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"}
+)
+
+
 def html_text(s: str) -> str:
     """Escape untrusted text for raw HTML that GitHub shows, e.g. inside ``<summary>``.
 
@@ -146,7 +152,7 @@ def html_text(s: str) -> str:
     str
         HTML text that displays as `s`.
     """
-    text = html.escape(_UNSAFE.sub(REPLACEMENT, s), quote=True)
+    text = _UNSAFE.sub(REPLACEMENT, s).translate(_HTML_ENTITIES)
     text = _AT.sub("@" + WORD_JOINER, text).replace("#", "#" + WORD_JOINER)
     return _GH_REFERENCE.sub(WORD_JOINER, text)
 
