@@ -54,6 +54,7 @@ def cpu(path: Path | None, how: str, repeat: int) -> float:
             capture_output=True,
             text=True,
             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+            cwd=ROOT,  # `python -c` puts the working folder first: this checkout's
         )
         seconds, loaded = done.stdout.split()
         assert loaded == str(how == "msgspec"), (how, loaded)

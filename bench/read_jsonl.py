@@ -161,11 +161,12 @@ def timed(code: str, path: Path) -> tuple[float, float, float]:
     with tempfile.NamedTemporaryFile("r") as told:
         command = ["/usr/bin/time", "-f", "%M", "-o", told.name]
         done = subprocess.run(
-            [*command, sys.executable, "-c", code, str(path)],
+            [*command, sys.executable, "-c", code, str(path.resolve())],
             check=False,
             capture_output=True,
             text=True,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,  # `python -c` puts the working folder first: this checkout's
         )
         kib = told.read().split()[-1]
     if done.returncode:  # refused (past a cap): say so, and time nothing

@@ -98,11 +98,18 @@ def _optional_ids(
     """(`values` as the record keeps them, how many were strings in the line): null
     and absent are None, integers their text (`integer_ok`), strings interned; None
     if one is an empty or unprintable string."""
+    if values.count(unset) == len(values):  # no line names it: the common case
+        return [None] * len(values), 0
     types = list(map(type, values))
+    strings = types.count(str)
+    if strings == len(values):  # strings only: no set of kinds to make
+        for value in set(values):
+            if not value or not value.isprintable():
+                return None
+        return list(map(intern, values)), strings
     kinds = set(types)
     if kinds <= {type(None), type(unset)}:
         return [None] * len(values), 0
-    strings = types.count(str)
     if strings:
         for value in set(values):
             if type(value) is str and (not value or not value.isprintable()):
@@ -177,6 +184,9 @@ def block_runs(  # noqa: PLR0911 - one decline a check
     texts = []
     for name in TEXTS:
         values = col[name]
+        if values.count(unset) == n:  # no line names it
+            texts.append(None)
+            continue
         keys += _present(values, unset)
         kept = [None if v is unset else v for v in values]
         strings += n - kept.count(None)
@@ -194,8 +204,10 @@ def block_runs(  # noqa: PLR0911 - one decline a check
 def _weights(values: Sequence[Any], unset: object) -> list[float] | None:
     """Each record's weight: 1.0 where null or absent; None if one is not a finite
     number > 0 (integers up to `MAX_INTEGER`)."""
-    kinds = set(map(type, values))
-    if kinds <= {type(None), type(unset)}:
+    if values.count(unset) == len(values) or set(map(type, values)) <= {
+        type(None),
+        type(unset),
+    }:
         return [1.0] * len(values)
     out = []
     for value in values:
@@ -212,8 +224,10 @@ def _weights(values: Sequence[Any], unset: object) -> list[float] | None:
 
 def _samples(values: Sequence[Any], unset: object) -> list[int | None] | None:
     """Each record's sample (None where null or absent); None if one is negative."""
-    kinds = set(map(type, values))
-    if kinds <= {type(None), type(unset)}:
+    if values.count(unset) == len(values) or set(map(type, values)) <= {
+        type(None),
+        type(unset),
+    }:
         return [None] * len(values)
     out = [None if value is unset else value for value in values]
     if min(value for value in out if value is not None) < 0:

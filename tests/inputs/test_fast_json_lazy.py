@@ -55,6 +55,7 @@ def _child(paths: list[Path]) -> tuple[list[int], bool]:
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        cwd=ROOT,  # `python -c` imports from the working folder first
     )
     counts, imported = json.loads(done.stdout)
     return counts, imported
