@@ -46,6 +46,9 @@ from leaderboard.inputs.records import (
 #: and the optional text. Any other key declines the block.
 LINE_FIELDS = (*CORE_FIELDS, *TEXTS)
 _new = object.__new__
+#: The smallest integer of over `fast_json.MAX_DIGITS` digits: the full reader keeps
+#: such a number as text (`reading.BigInt`) and refuses it as a sample.
+HUGE = 10**fast_json.MAX_DIGITS
 
 
 @functools.cache
@@ -223,14 +226,16 @@ def _weights(values: Sequence[Any], unset: object) -> list[float] | None:
 
 
 def _samples(values: Sequence[Any], unset: object) -> list[int | None] | None:
-    """Each record's sample (None where null or absent); None if one is negative."""
+    """Each record's sample (None where null or absent); None if one is negative or
+    of over 4000 digits (the full reader refuses both)."""
     if values.count(unset) == len(values) or set(map(type, values)) <= {
         type(None),
         type(unset),
     }:
         return [None] * len(values)
     out = [None if value is unset else value for value in values]
-    if min(value for value in out if value is not None) < 0:
+    present = [value for value in out if value is not None]
+    if min(present) < 0 or max(present) >= HUGE:  # a huge one is text to the full reader
         return None
     return out
 

@@ -22,7 +22,7 @@ from typing import IO, Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import fast_json, reading
 from leaderboard.inputs.json_records import run_from_object
-from leaderboard.inputs.jsonl_blocks import block_runs
+from leaderboard.inputs.jsonl_blocks import HUGE, block_runs
 from leaderboard.inputs.reading import (
     CORE_FIELDS,
     UTF8_BOM,
@@ -230,7 +230,7 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path
         weight = float(weight)
     elif type(weight) is not float or not 0.0 < weight < math.inf:
         return None
-    if sample is not None and (type(sample) is not int or sample < 0):
+    if sample is not None and (type(sample) is not int or not 0 <= sample < HUGE):
         return None
     strings = 2  # model_id and task_id
     if item is None:

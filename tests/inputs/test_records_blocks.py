@@ -176,6 +176,13 @@ _HOSTILE_LINES = [
     b"[" * 5000 + b"]" * 5000,
     b'{"model_id": "m", "task_id": "t", "score": 1, "item_id": {"a": 1}}',
     b'{"model_id": "m", "task_id": "t", "score": 0.5, "input": "q\\nmore", "output": ""}',
+    # a sample of over 4000 digits is text to the full reader, which refuses it
+    b'{"model_id": "m", "task_id": "t", "score": 1, "item_id": 1, "sample": '
+    + b"9" * 4001
+    + b"}",
+    b'{"model_id": "m", "task_id": "t", "score": 1, "item_id": 1, "sample": '
+    + b"9" * 4000
+    + b"}",
     b"   ",
     b"",
 ]
@@ -200,9 +207,12 @@ def test_hostile_line__declined_or_the_full_readers_record(raw: bytes) -> None:
     expected = _reference_line(raw)
     if got is not None:
         assert [repr(run) for run in got] == [expected]
+    line = jsonl_records.fast_record(raw, sys.intern, {})  # the line-by-line path
+    assert line is None or repr(line) == expected, (raw[:80], expected)
     # each is refused or special, bar these, which the block path must take: an
-    # escaped key, 4001 digits of item id, -0 and -0.0, nulls, texts of two lines
-    taken = {_HOSTILE_LINES[i] for i in (3, 10, 14, 15, 24, 28, 29, 30, 37)}
+    # escaped key, 4001 digits of item id, -0 and -0.0, nulls, texts of two lines, a
+    # sample of 4000 digits
+    taken = {_HOSTILE_LINES[i] for i in (3, 10, 14, 15, 24, 28, 29, 30, 37, 39)}
     assert (got is not None) == (raw in taken), (raw[:80], expected)
 
 
