@@ -95,7 +95,7 @@ def _ids(values: Sequence[Any], intern: Intern) -> list[str] | None:
     return list(map(intern, values))
 
 
-def _optional_ids(
+def _optional_ids(  # noqa: PLR0911 - one return a kind of column
     values: Sequence[Any], intern: Intern, unset: object, *, integer_ok: bool
 ) -> tuple[list[Any], int] | None:
     """(`values` as the record keeps them, how many were strings in the line): null
@@ -132,7 +132,7 @@ def _present(values: Sequence[Any], unset: object) -> int:
     return len(values) - values.count(unset)
 
 
-def block_runs(  # noqa: PLR0911 - one decline a check
+def block_runs(  # noqa: PLR0911, PLR0915 - one decline a check
     lines: Sequence[bytes], intern: Intern
 ) -> list[EvalRun] | None:
     """The records of a block of non-blank lines, or None to read it line by line."""
@@ -184,7 +184,7 @@ def block_runs(  # noqa: PLR0911 - one decline a check
     keys += _present(col["item_id"], unset) + _present(col["cluster"], unset)
     keys += _present(col["sample"], unset)
     strings += items[1] + clusters[1]
-    texts = []
+    texts: list[list[str | None] | None] = []
     for name in TEXTS:
         values = col[name]
         if values.count(unset) == n:  # no line names it
