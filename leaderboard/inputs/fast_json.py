@@ -35,7 +35,6 @@ every error are the same either way (the standard library is the reference).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple
 
@@ -60,22 +59,28 @@ class Parser(NamedTuple):
     errors: tuple[type[BaseException], ...]
 
 
-@functools.cache
+_LOADED: list[Parser] = []  # msgspec, once `parser` has loaded it
+
+
 def parser() -> Parser:
     """msgspec, imported on the first call (about 20 ms), and from then `in_use`."""
-    import msgspec  # noqa: PLC0415 - lazily: a small run never pays its import
+    if not _LOADED:
+        import msgspec  # noqa: PLC0415 - lazily: a small run never pays its import
 
-    return Parser(
-        msgspec,
-        msgspec.json.Decoder().decode,
-        msgspec.json.Encoder().encode,
-        (msgspec.MsgspecError, RecursionError),
-    )
+        _LOADED.append(
+            Parser(
+                msgspec,
+                msgspec.json.Decoder().decode,
+                msgspec.json.Encoder().encode,
+                (msgspec.MsgspecError, RecursionError),
+            )
+        )
+    return _LOADED[0]
 
 
 def in_use() -> bool:
     """Whether msgspec is loaded (by `use_for` or `parser`): then it parses first."""
-    return parser.cache_info().currsize > 0
+    return bool(_LOADED)
 
 
 def use_for(size: int, crossover: int = DOCUMENT_CROSSOVER) -> bool:
