@@ -15,13 +15,11 @@ from (docs/frameworks.md, "Real sizes").
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from read_jsonl import KINDS, ROOT, machine, write
+from read_jsonl import KINDS, ROOT, machine, written
 
 _CHILD = (
     "import sys, time\n"
@@ -73,19 +71,15 @@ def main() -> None:
     print(f"import msgspec in a clean interpreter: {cost * 1e3:.1f} ms CPU", flush=True)
     for kind in args.kinds:
         for kb in map(int, args.sizes.split(",")):
-            folder = Path(tempfile.mkdtemp(prefix=f"{kind}-"))
-            try:
-                path = write(folder, kind, kb / 1000)
+            with written(kind, kb / 1000) as path:
                 plain = cpu(path, "stdlib", args.repeat)
                 fast = cpu(path, "msgspec", args.repeat)
-                print(
-                    f"{kind}: {kb:,} KB, standard library {plain * 1e3:.1f} ms, msgspec "
-                    f"{fast * 1e3:.1f} ms: saves {(plain - fast) * 1e3:+.1f} ms, "
-                    f"{(plain - fast - cost) * 1e3:+.1f} ms with its import",
-                    flush=True,
-                )
-            finally:
-                shutil.rmtree(folder, ignore_errors=True)
+            print(
+                f"{kind}: {kb:,} KB, standard library {plain * 1e3:.1f} ms, msgspec "
+                f"{fast * 1e3:.1f} ms: saves {(plain - fast) * 1e3:+.1f} ms, "
+                f"{(plain - fast - cost) * 1e3:+.1f} ms with its import",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
