@@ -1,12 +1,15 @@
 """The JSON Lines reader of the input contract (``.jsonl``/``.ndjson``): one record a
 line, blank lines allowed.
 
-A million records load within about twice the time of a bare `json.loads` of each
-line (`make bench`): lines are split a few megabytes at a time, and each goes first
-through `fast_record` (the C scanner, no hooks, one pass of checks). A line it declines,
-which includes every line with an error, is read again by `_jsonl_line` with the full
-reader of `json_records`, which keeps huge integers as text, refuses repeated keys and
-words the message.
+A million records load in about 1.2-1.5 times a bare `json.loads` of each line
+(`make bench`; docs/frameworks.md, "Real sizes"): lines are split a megabyte at a
+time; in a file past `fast_json.RECORDS_CROSSOVER` each part of `PART` lines goes first
+through `jsonl_blocks.block_runs` (typed decoding by msgspec, checks and records a
+column at a time). A part it declines, and every line of a smaller file, goes line by
+line: through `fast_record` (msgspec, no hooks, one pass of checks) once msgspec is
+loaded, and where that declines, which includes every line with an error, through
+`_jsonl_line`, the full reader of `json_records`, which keeps huge integers as text,
+refuses repeated keys and words the message.
 """
 
 from __future__ import annotations
