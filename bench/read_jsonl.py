@@ -20,6 +20,7 @@ machine; both are shown.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -27,7 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,17 +156,29 @@ def write(folder: Path, kind: str, megabytes: float) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def written(kind: str, megabytes: float, parent: Path | None = None) -> Iterator[Path]:
+    """A file of `kind` of about `megabytes` MB (`write`) in a temporary folder inside
+    `parent`, removed after the block."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=parent))
+    try:
+        yield write(folder, kind, megabytes)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def timed(code: str, path: Path) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MiB) of ``python -c CODE PATH`` in a child process:
     the times its work took (printed by the child), the child's peak memory."""
     with tempfile.NamedTemporaryFile("r") as told:
         command = ["/usr/bin/time", "-f", "%M", "-o", told.name]
         done = subprocess.run(
-            [*command, sys.executable, "-c", code, str(path)],
+            [*command, sys.executable, "-c", code, str(path.resolve())],
             check=False,
             capture_output=True,
             text=True,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
+            cwd=ROOT,  # `python -c` puts the working folder first: this checkout's
         )
         kib = told.read().split()[-1]
     if done.returncode:  # refused (past a cap): say so, and time nothing
@@ -194,9 +207,7 @@ def main() -> None:
     args = parser.parse_args()
     print(machine(), flush=True)
     for kind in args.kinds:
-        folder = Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=args.dir))
-        try:
-            path = write(folder, kind, args.mb)
+        with written(kind, args.mb, args.dir) as path:
             size = path.stat().st_size / 1e6
             read_wall, read_cpu, read_rss = timed(_READ, path)
             bare_wall, bare_cpu, bare_rss = timed(_BARE, path)
@@ -210,8 +221,6 @@ def main() -> None:
                 f"{read_cpu / fast_cpu:.2f}x its floor (CPU)",
                 flush=True,
             )
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

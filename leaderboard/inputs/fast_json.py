@@ -23,31 +23,87 @@ wrong, so every error message, and every value, is the one it was:
   its value's colons) a repeat hides. A colon may be written ``\\u003a``: every
   ``\\u003`` of the text is counted as one; an over-count (``\\u0030``, an escaped
   backslash before ``u003a``) can only make the two differ, which declines.
+
+msgspec is imported on first use only (`parser`): its import costs about 20 ms
+(``typing_extensions``, ``inspect`` with it), more than the standard library takes to
+parse a small file, so the inputs start with the standard library and call `use_for`
+with the bytes they are about to parse; a file (or document) of at least
+`DOCUMENT_CROSSOVER` bytes, or records JSON Lines of `RECORDS_CROSSOVER`, loads
+msgspec, which then parses every later text of the run (`in_use`). The values and
+every error are the same either way (the standard library is the reference).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
-
-import msgspec
+from collections.abc import Callable
+from typing import Any, Final, NamedTuple
 
 #: What `fast_loads` returns when the standard library must parse the text.
 DECLINED: Final = object()
 #: More digits than this in a text may hold an integer the two parsers read apart.
 MAX_DIGITS = 4000
+#: Bytes of JSON from which msgspec's import pays for itself in one document or one
+#: framework JSON Lines file (docs/frameworks.md, "Real sizes": the crossover).
+DOCUMENT_CROSSOVER = 4 * 2**20
+#: The same for a records JSON Lines file, whose lines msgspec decodes into typed
+#: records (`jsonl_records`): a far larger saving a byte than a plain parse.
+RECORDS_CROSSOVER = 256 * 2**10
 
-_decode = msgspec.json.Decoder().decode
-_encode = msgspec.json.Encoder().encode
+
+class Parser(NamedTuple):
+    """msgspec, loaded (`parser`): its module, plain decode and encode."""
+
+    msgspec: Any
+    decode: Callable[[bytes | str], Any]
+    encode: Callable[[Any], bytes]
+    errors: tuple[type[BaseException], ...]
+
+
+_LOADED: list[Parser] = []  # msgspec, once `parser` has loaded it
+
+
+def parser() -> Parser:
+    """msgspec, imported on the first call (about 20 ms), and from then `in_use`."""
+    if not _LOADED:
+        import msgspec  # noqa: PLC0415 - lazily: a small run never pays its import
+
+        _LOADED.append(
+            Parser(
+                msgspec,
+                msgspec.json.Decoder().decode,
+                msgspec.json.Encoder().encode,
+                (msgspec.MsgspecError, RecursionError),
+            )
+        )
+    return _LOADED[0]
+
+
+def in_use() -> bool:
+    """Whether msgspec is loaded (by `use_for` or `parser`): then it parses first."""
+    return bool(_LOADED)
+
+
+def use_for(size: int, crossover: int = DOCUMENT_CROSSOVER) -> bool:
+    """Whether msgspec parses a text of `size` bytes: loaded already, or `size` is at
+    least `crossover` (then it is loaded now, for the rest of the run too)."""
+    if size >= crossover and not in_use():
+        parser()
+    return in_use()
+
+
 _DIGIT_BYTES = frozenset(b"0123456789")
 _DIGIT_CHARS = frozenset("0123456789")
 _STEP = MAX_DIGITS // 2
 
 
 def fast_loads(data: bytes | str) -> Any:
-    """The value ``reading.loads(data)`` gives, parsed by msgspec; or `DECLINED`."""
+    """The value ``reading.loads(data)`` gives, parsed by msgspec; or `DECLINED`.
+
+    Loads msgspec if it is not yet (`reading.loads` asks `in_use` first)."""
+    decode, encode, errors = parser()[1:]
     try:
-        value = _decode(data)
-    except (msgspec.MsgspecError, RecursionError):
+        value = decode(data)
+    except errors:
         return DECLINED
     if isinstance(data, bytes):
         colons = data.count(b":")
@@ -59,7 +115,7 @@ def fast_loads(data: bytes | str) -> Any:
         if "\\" in data:
             colons += data.count("\\u003")
         many = _long_digit_run(data, _DIGIT_CHARS)
-    if many or _encode(value).count(b":") != colons:
+    if many or encode(value).count(b":") != colons:
         return DECLINED
     return value
 
@@ -81,12 +137,10 @@ def _long_digit_run(data: bytes | str, digits: frozenset[Any]) -> bool:
 
 
 def decode(data: bytes) -> Any:
-    """msgspec's value of `data`, unchecked (the records reader checks its own).
-
-    Raises whatever msgspec raises on a text it refuses (`DECODE_ERRORS`).
-    """
-    return _decode(data)
-
-
-#: What `decode` raises on a text msgspec does not read.
-DECODE_ERRORS = (msgspec.MsgspecError, RecursionError)
+    """msgspec's value of `data`, unchecked (the records reader checks its own); or
+    `DECLINED` for a text msgspec does not read."""
+    decode, errors = parser().decode, parser().errors
+    try:
+        return decode(data)
+    except errors:
+        return DECLINED

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs import reading
+from leaderboard.inputs import fast_json, reading
 from leaderboard.inputs.reading import (
     BigInt,
     DuplicateKeyError,
@@ -180,6 +180,7 @@ def iter_json(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
             fix="save the file as UTF-8",
         ) from None
     del data
+    fast_json.use_for(len(text))
     try:
         doc = loads(text)
     except json.JSONDecodeError as exc:

@@ -1,12 +1,15 @@
 """The JSON Lines reader of the input contract (``.jsonl``/``.ndjson``): one record a
 line, blank lines allowed.
 
-A million records load within about twice the time of a bare `json.loads` of each
-line (`make bench`): lines are split a few megabytes at a time, and each goes first
-through `fast_record` (the C scanner, no hooks, one pass of checks). A line it declines,
-which includes every line with an error, is read again by `_jsonl_line` with the full
-reader of `json_records`, which keeps huge integers as text, refuses repeated keys and
-words the message.
+A million records load in about 1.2-1.5 times a bare `json.loads` of each line
+(`make bench`; docs/frameworks.md, "Real sizes"): lines are split a megabyte at a
+time; in a file past `fast_json.RECORDS_CROSSOVER` each part of `PART` lines goes first
+through `jsonl_blocks.block_runs` (typed decoding by msgspec, checks and records a
+column at a time). A part it declines, and every line of a smaller file, goes line by
+line: through `fast_record` (msgspec, no hooks, one pass of checks) once msgspec is
+loaded, and where that declines, which includes every line with an error, through
+`_jsonl_line`, the full reader of `json_records`, which keeps huge integers as text,
+refuses repeated keys and words the message.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any
@@ -22,6 +25,7 @@ from typing import IO, Any
 from leaderboard.errors import InputError
 from leaderboard.inputs import fast_json, reading
 from leaderboard.inputs.json_records import run_from_object
+from leaderboard.inputs.jsonl_blocks import HUGE, block_runs
 from leaderboard.inputs.reading import (
     CORE_FIELDS,
     UTF8_BOM,
@@ -40,6 +44,9 @@ from leaderboard.inputs.reading import (
 from leaderboard.inputs.records import DEFAULT_CATEGORY, TEXTS, EvalRun, checked_run
 
 _BLOCK = 2**20  # bytes split at a time: ~3 MB held while a block is read
+#: Lines decoded at a time by `block_runs` (their typed lines and columns: ~0.5 MB;
+#: fewer than the 2,000 tuples of a size Python keeps for reuse once freed).
+PART = 1024
 _MAX_PLANS = 4096  # key sets remembered; a file with more reads the rest slowly
 _FIELD_SET = frozenset((*CORE_FIELDS, *TEXTS))  # measures take the full reader
 
@@ -49,6 +56,7 @@ def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
     keys_seen: dict[tuple[str, ...], Any] = {}
     plans: dict[tuple[str, ...], Any] = {}
     number = 0
+    fast = fast_json.in_use()  # else the full reader (the place of an error)
     handle = open_binary(path, shown)
     try:
         with handle:
@@ -57,7 +65,7 @@ def iter_jsonl(path: Path, shown: str, intern: Intern) -> Iterator[Place]:
                     number += 1
                     if not raw:
                         continue
-                    run = fast_record(raw, intern, plans)
+                    run = fast_record(raw, intern, plans) if fast else None
                     if run is not None:
                         yield number, run
                     elif raw and not raw.isspace():
@@ -71,32 +79,74 @@ def load_jsonl(
 ) -> None:
     """Append the records of a JSON Lines file to `into`, stopping past `limit` in all.
 
-    `iter_jsonl` without a generator between the lines and the list: what
-    `load_runs` uses. It stops once `into` holds more than `limit` records, so the
-    caller can refuse a run that is too large without reading all of it.
+    What `load_runs` uses, without a generator between the lines and the list. Once
+    the file has reached `fast_json.RECORDS_CROSSOVER` bytes (or msgspec is loaded
+    already), each block of lines is decoded whole into typed lines and built in
+    columns (`jsonl_blocks.block_runs`); a block it declines, and every block of a
+    smaller file, is read a line at a time (`fast_record` with msgspec, else the full
+    reader), which words any error. It stops once `into` holds more than `limit`
+    records, so the caller can refuse a run that is too large without reading all of
+    it.
     """
     keys_seen: dict[tuple[str, ...], Any] = {}
     plans: dict[tuple[str, ...], Any] = {}
     append = into.append
-    number = 0
+    number = seen = 0
+    fast = fast_json.in_use()
     handle = open_binary(path, shown)
     try:
         with handle:
             for block in _line_blocks(handle, shown):
-                for raw in block:
-                    number += 1
-                    if not raw:
-                        continue
-                    run = fast_record(raw, intern, plans)
-                    if run is None:
-                        if raw.isspace():
+                if not fast:
+                    seen += sum(map(len, block)) + len(block)
+                    fast = fast_json.use_for(seen, fast_json.RECORDS_CROSSOVER)
+                for part in _parts(block) if fast else (block,):
+                    if fast:
+                        lines = [raw for raw in part if raw] if b"" in part else part
+                        runs = block_runs(lines, intern)
+                        if runs is not None:
+                            into.extend(runs)
+                            number += len(part)
                             continue
-                        run = _jsonl_line(raw, shown, number, intern, keys_seen)
-                    append(run)
+                    number = _read_lines(
+                        part, number, (shown, intern, keys_seen, plans, fast), append
+                    )
                 if len(into) > limit:
                     return
     except (OSError, EOFError, zlib.error) as exc:
         raise _gzip_error(shown, exc, number + 1) from None
+
+
+def _parts(block: list[bytes]) -> Iterator[list[bytes]]:
+    """`block` in parts of `PART` lines: what `block_runs` holds decoded at a time."""
+    if len(block) <= PART:
+        yield block
+    else:
+        for start in range(0, len(block), PART):
+            yield block[start : start + PART]
+
+
+def _read_lines(
+    lines: list[bytes],
+    number: int,
+    how: tuple[str, Intern, dict[tuple[str, ...], Any], dict[tuple[str, ...], Any], bool],
+    append: Callable[[EvalRun], None],
+) -> int:
+    """Append the records of `lines` (the first is line ``number + 1``) a line at a
+    time: `fast_record` with msgspec, else (or where it declines) the full reader.
+    Returns the number of the last line."""
+    shown, intern, keys_seen, plans, fast = how
+    for raw in lines:
+        number += 1
+        if not raw:
+            continue
+        run = fast_record(raw, intern, plans) if fast else None
+        if run is None:
+            if raw.isspace():
+                continue
+            run = _jsonl_line(raw, shown, number, intern, keys_seen)
+        append(run)
+    return number
 
 
 def _line_blocks(handle: IO[bytes], shown: str) -> Iterator[list[bytes]]:
@@ -151,10 +201,7 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path
     more (a repeated key, an escaped quote, a nested object) sends the line to the
     full reader.
     """
-    try:
-        obj = fast_json.decode(raw)
-    except fast_json.DECODE_ERRORS:
-        return None
+    obj = fast_json.decode(raw)
     if type(obj) is not dict:
         return None
     keys = tuple(obj)
@@ -186,7 +233,7 @@ def fast_record(  # noqa: PLR0911, PLR0912, PLR0915 - one straight path
         weight = float(weight)
     elif type(weight) is not float or not 0.0 < weight < math.inf:
         return None
-    if sample is not None and (type(sample) is not int or sample < 0):
+    if sample is not None and (type(sample) is not int or not 0 <= sample < HUGE):
         return None
     strings = 2  # model_id and task_id
     if item is None:

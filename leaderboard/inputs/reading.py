@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from leaderboard.errors import InputError
+from leaderboard.inputs import fast_json
 from leaderboard.inputs.fast_json import DECLINED, MAX_DIGITS, fast_loads
 from leaderboard.inputs.records import (
     MEASURES,
@@ -175,12 +176,14 @@ def loads(text: str | bytes) -> Any:
     Every JSON document and line read from an input goes through here (after
     `check_document`): an integer of over 4000 digits is a `BigInt` (a string, so no
     numeric check takes it for a number), a key written twice is `DuplicateKeyError`.
-    msgspec parses it when it gives the same value (`fast_json.fast_loads`); the
-    standard library otherwise, and for every error.
+    msgspec parses it when it gives the same value (`fast_json.fast_loads`) once a
+    large enough text loaded it (`fast_json.use_for`); the standard library
+    otherwise, and for every error.
     """
-    value = fast_loads(text)
-    if value is not DECLINED:
-        return value
+    if fast_json.in_use():
+        value = fast_loads(text)
+        if value is not DECLINED:
+            return value
     if isinstance(text, bytes):
         return json.loads(text, parse_int=_parse_int, object_pairs_hook=_object)
     return DECODER.decode(text)
@@ -342,6 +345,7 @@ def parse_document(
         ``ValueError`` (not JSON) is left to the caller, which knows what to advise.
     """
     check_document(data, shown, what, line)
+    fast_json.use_for(len(data))
     return parse_line(data, shown, line)
 
 

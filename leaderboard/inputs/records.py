@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
+from typing import Any
 
 from leaderboard.errors import InputError
 
@@ -472,6 +473,14 @@ def checked_run(  # noqa: PLR0917 - the fields of EvalRun, in order
     s14(run, kept_text(input))
     s15(run, kept_text(output))
     return run
+
+
+def record_setters() -> tuple[Any, ...]:
+    """The setters of `EvalRun`'s slots, in the order of its fields, for a reader that
+    builds records a field at a time (`jsonl_blocks`): each sets its slot on a record
+    that `object.__new__` made, without the frozen class's checks, which the caller
+    has made."""
+    return _SETTERS
 
 
 _new = object.__new__

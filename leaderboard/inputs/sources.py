@@ -461,17 +461,21 @@ def check_runs(runs: list[EvalRun], sources: list[Source]) -> None:
     """
     tasks: dict[str, EvalRun] = {}
     prev: EvalRun | None = None
+    prev_model = prev_task = prev_item = None
     for run in runs:
+        model, task, item = run.model_id, run.task_id, run.item_id
         if (
-            prev is not None
-            and prev.model_id == run.model_id
-            and prev.task_id == run.task_id
-        ):
+            model == prev_model
+            and task == prev_task
+            and (item is None or prev_item is None or item == prev_item)
+        ) and prev is not None:  # distinct items of one (model, task) need no check
             _check_neighbours(prev, run, sources)
-        first = tasks.setdefault(run.task_id, run)
-        if first.category != run.category or first.weight != run.weight:
+        first = tasks.setdefault(task, run)
+        if first is not run and (
+            first.category != run.category or first.weight != run.weight
+        ):
             raise _task_conflict(first, run, sources)
-        prev = run
+        prev, prev_model, prev_task, prev_item = run, model, task, item
 
 
 def _check_neighbours(prev: EvalRun, run: EvalRun, sources: list[Source]) -> None:

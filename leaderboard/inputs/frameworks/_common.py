@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from leaderboard.errors import InputError
-from leaderboard.inputs import reading
+from leaderboard.inputs import fast_json, reading
 from leaderboard.inputs.reading import parse_document, too_big
 from leaderboard.inputs.records import (
     DEFAULT_CATEGORY,
@@ -387,11 +387,15 @@ def json_lines(path: Path) -> Iterator[tuple[int, Any]]:
     `MAX_DOCUMENT` bytes, and no more containers or values than a document may).
     """
     shown = str(path)
-    number = 0
+    number = seen = 0
+    fast = fast_json.in_use()
     try:
         handle = reading.open_binary(path, shown)
         with handle:
             for number, raw in reading.iter_lines(handle, shown, reading.MAX_DOCUMENT):
+                if not fast:  # msgspec once the file's lines add up to its crossover
+                    seen += len(raw)
+                    fast = fast_json.use_for(seen)
                 if raw.isspace():
                     continue
                 try:
