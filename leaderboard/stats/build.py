@@ -36,6 +36,7 @@ from leaderboard.stats.anchor import ANCHOR_LABEL, Anchor, join_anchor
 from leaderboard.stats.answers import with_answers
 from leaderboard.stats.bootstrap import (
     Replicates,
+    centred_gram,
     difference_sd,
     interval_levels,
     intervals_from_quantiles,
@@ -49,9 +50,9 @@ from leaderboard.stats.completion import (
     split_errored,
     with_completion,
 )
-from leaderboard.stats.design import Design, FloatArray, build_design
+from leaderboard.stats.design import Design, FloatArray, IntArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
-from leaderboard.stats.family import pairwise_level
+from leaderboard.stats.family import pairwise_level_cov
 from leaderboard.stats.flaky import mark_flaky
 from leaderboard.stats.floors import exact_binary
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
@@ -440,8 +441,19 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
             )
         )
     # the rank ranges' pairwise decisions hold `confidence` for all pairs together
-    each = pairwise_level(
-        reps[:, overall], [(a, b) for a, b, _, _ in order_pairs], alpha, seed=rep.seed
+    # one centred product of the models' replicates: the family's covariance (numpy.cov's
+    # numbers) and the pairs' standard deviations (`difference_sd`) both read it
+    cols = np.array(overall, dtype=np.intp)
+    gram = centred_gram(reps, cols) if len(order_pairs) > 1 else None
+    each = (
+        alpha
+        if gram is None
+        else pairwise_level_cov(
+            gram * np.true_divide(1, reps.shape[0] - 1),
+            [(a, b) for a, b, _, _ in order_pairs],
+            alpha,
+            seed=rep.seed,
+        )
     )
     pairwise, family = _pairwise(
         d,
@@ -453,6 +465,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         alpha=alpha,
         family_alpha=each,
         completed=completed,
+        gram=None if gram is None else (cols, gram),
     )
     _rank_intervals(rows, pairwise, family)
     gate = read_gate(
@@ -573,17 +586,27 @@ def _mean_intervals(
 ) -> tuple[FloatArray, FloatArray]:
     """Intervals of the shown means ``(estimate, model, items)`` (NaN for the other
     estimates): Korn & Graubard's Clopper-Pearson interval where the model's scores are
-    binary, Wilson's floor where they show no spread."""
+    binary, Wilson's floor where they show no spread.
+
+    Each interval is its own column's alone, so a mean listed twice (a model's only
+    category is its overall mean: the same estimate) is computed once; where the shown
+    estimates are consecutive columns of the replicates they are read in place.
+    """
     est, reps, df = rep.estimate, rep.replicates, rep.df
-    binary = [
-        bool(np.isin(d.scores[d.present[:, m], m], (0.0, 1.0)).all())
-        for m in range(len(d.models))
-    ]
+    # scores in {0, 1} wherever the model has them (numpy.isin's equality tests)
+    binary = ((d.scores == 0.0) | (d.scores == 1.0) | ~d.present).all(axis=0)
+    means = list(dict.fromkeys(means))  # in order; a repeat gives the same interval
     index = np.array([k for k, _, _ in means], dtype=np.intp)
-    shown = reps.T[index].T  # a copy, contiguous per estimate like `reps`
+    start = int(index[0]) if index.size else 0
+    if np.array_equal(index, np.arange(start, start + index.size)):
+        shown = reps[:, start : start + index.size]  # a view: the thresholds move nothing
+        copied = False
+    else:
+        shown = reps.T[index].T  # a copy, contiguous per estimate like `reps`
+        copied = True
     se = replicate_sd(shown)
     lo_i, hi_i = percentile_intervals(
-        est[index], shown, df[index], alpha, bounds=(0.0, 1.0), overwrite=True
+        est[index], shown, df[index], alpha, bounds=(0.0, 1.0), overwrite=copied
     )
     flat = se <= 1e-12 * np.maximum(1.0, np.abs(est[index]))
     lo, hi = np.full(est.shape, np.nan), np.full(est.shape, np.nan)
@@ -595,7 +618,7 @@ def _mean_intervals(
         n_obs=np.array([n for _, _, n in means], dtype=np.float64),
         df=df[index],
         alpha=alpha,
-        binary=np.array([binary[m] for _, m, _ in means]),
+        binary=binary[[m for _, m, _ in means]],
         flat=flat,
         independent_items=d.unit_kind == "item",
     )
@@ -651,6 +674,7 @@ def _pairwise(
     alpha: float,
     family_alpha: float,
     completed: npt.NDArray[np.bool_],
+    gram: tuple[IntArray, FloatArray] | None = None,
 ) -> tuple[list[PairwiseDiff], list[int]]:
     if not pairs:
         return [], []
@@ -661,7 +685,7 @@ def _pairwise(
     alphas = [alpha, family_alpha]
     levels = interval_levels(alphas)
     q = np.empty((len(levels), ia.size))
-    se, cancels = difference_sd(reps, ia, ib)
+    se, cancels = difference_sd(reps, ia, ib, gram=gram)
     # bounded memory for many models; contiguous per pair: faster percentiles
     for c, diffs in difference_rows(reps.T, ia, ib, PAIR_CHUNK):
         sl = slice(c, c + diffs.shape[0])

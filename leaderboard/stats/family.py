@@ -59,6 +59,7 @@ __all__ = [
     "max_t_level",
     "norm_sf",
     "pairwise_level",
+    "pairwise_level_cov",
 ]
 
 MAX_T: Final = "max-t"
@@ -211,10 +212,20 @@ def pairwise_level(
     draws are one per model, not one per pair. Never below Bonferroni's
     ``alpha / len(pairs)``.
     """
+    if len(pairs) <= 1:
+        return alpha
+    cov = np.atleast_2d(np.cov(model_replicates, rowvar=False))
+    return pairwise_level_cov(cov, pairs, alpha, seed=seed)
+
+
+def pairwise_level_cov(
+    cov: FloatArray, pairs: list[tuple[int, int]], alpha: float, *, seed: int = 0
+) -> float:
+    """`pairwise_level` from the covariance matrix of the models' replicates
+    (``numpy.cov``'s, or ``centred_gram(...) * (1 / (n - 1))``, the same numbers)."""
     m = len(pairs)
     if m <= 1:
         return alpha
-    cov = np.atleast_2d(np.cov(model_replicates, rowvar=False))
     ia = np.array([a for a, _ in pairs])
     ib = np.array([b for _, b in pairs])
     var = cov[ia, ia] + cov[ib, ib] - 2.0 * cov[ia, ib]
@@ -224,12 +235,19 @@ def pairwise_level(
     ia, ib, sd = ia[use], ib[use], np.sqrt(var[use])
     vals, vecs = np.linalg.eigh(cov)
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
-    normals = _normals(seed, root.shape[1])
+    # `_normals(seed, width)`'s draws, drawn a block at a time (the same stream): the
+    # whole (DRAWS, width) array is never held
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(FAMILY_KEY,)))
     z = np.empty((DRAWS, root.shape[0]))
-    for r0 in range(0, DRAWS, 2048):
-        z[r0 : r0 + 2048] = normals[r0 : r0 + 2048] @ root.T
+    for r0 in range(0, DRAWS, NORMAL_ROWS):
+        rows = min(NORMAL_ROWS, DRAWS - r0)
+        z[r0 : r0 + rows] = rng.standard_normal((rows, root.shape[1])) @ root.T
     # the quantile reads order statistics from floor((DRAWS - 1) * (1 - alpha)) up
     k = min(DRAWS - 1, max(0, math.floor((DRAWS - 1) * (1.0 - alpha))))
     big = abs_diff_row_max_from(z, ia, ib, sd, k)
     c = float(sample_quantiles(big[:, None], [1.0 - alpha])[0, 0])
     return min(alpha, max(alpha / m, 2.0 * norm_sf(c)))
+
+
+NORMAL_ROWS = 2048
+"""Normal draws `pairwise_level` makes and multiplies at once (rows of width models)."""

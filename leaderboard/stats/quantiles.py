@@ -313,11 +313,13 @@ def tail_order_statistics(
     order statistics ``0 .. top`` bit for bit (equal values are equal bits: the caller
     has ruled out NaN, and -0.0 is refused). Above the median likewise. Each threshold
     is the normal quantile, of ``centre`` and ``spread``, at a share of the values a
-    little larger than the tail needs (`TAIL_SLACK`): two comparisons and one
-    extraction per value instead of two partitions. Writes the columns found into
-    ``out`` (len(wanted), k) and returns which they are; a column the guess missed
-    (too few values past a threshold, or more than a quarter) or with -0.0 past a
-    threshold is left to the caller.
+    little larger than the tail needs (`TAIL_SLACK`). Per tail: one comparison of
+    every value, the positions past it (by column, then row: each column's count is
+    where the column's first position falls), and a sort of those few values per
+    column, padded to one width. Writes the columns found into ``out``
+    (len(wanted), k) and returns which they are; a column the guess missed (too few
+    values past a threshold, or more than a quarter) or with -0.0 past a threshold
+    is left to the caller.
     """
     n, k = x.shape
     found = np.zeros(k, dtype=bool)
@@ -330,44 +332,41 @@ def tail_order_statistics(
     low, high = wanted[wanted < n // 2], wanted[wanted >= n // 2]
     need, t = _thresholds(n, low, high, mid, sd)
     found &= t[0] < t[1]  # the two tails must not meet
-    t = [np.where(found, t[0], -np.inf), np.where(found, t[1], np.inf)]
-    past, high_side = _masks(k, n)
-    np.less_equal(xt, t[0][:, None], out=past)
-    np.greater_equal(xt, t[1][:, None], out=high_side)
-    past |= high_side
-    flat = np.flatnonzero(past)  # by column, then by row
-    col = flat // n
-    vals = xt.reshape(-1)[flat]
-    is_low = vals <= t[0][col]
-    counts = [
-        np.bincount(col[is_low], minlength=k),
-        np.bincount(col[~is_low], minlength=k),
-    ]
-    for c, want in zip(counts, need, strict=True):
-        found &= (c >= want) & (c <= n // 4)
-    # every zero of a column is past a threshold or none is: -0.0 there is refused
-    found[col[vals.view(np.int64) == _NEGATIVE_ZERO]] = False
-    if not found.any():
-        return found
-    if not found.all():
-        keep = found[col]
-        vals, col = vals[keep], col[keep]
-    cols = np.flatnonzero(found)
-    n_lo, n_hi = counts[0][cols], counts[1][cols]
-    tally = n_lo + n_hi
-    width = int(tally.max())
-    pad = np.full((cols.size, width), np.inf)
-    starts = np.cumsum(tally) - tally
-    at = np.arange(vals.size) - np.repeat(starts, tally)
-    pad[np.repeat(np.arange(cols.size), tally), at] = vals
-    pad.sort(axis=1)  # each column's low tail, then its high tail, then the pad
-    sel = np.arange(cols.size)[:, None]
-    for below, idx in ((True, low), (False, high)):
+    past = _mask(k, n)
+    flat = xt.reshape(-1)
+    edges = np.arange(k + 1) * n
+    tails: list[tuple[bool, npt.NDArray[np.intp], FloatArray, npt.NDArray[np.intp]]] = []
+    for below, idx, threshold, want in zip((True, False), (low, high), t, need, strict=True):
         if not idx.size:
             continue
-        # order statistic i: the low tail's i-th; the high tail's i - (n - n_hi)-th
-        pick = idx[None, :] if below else n_lo[:, None] + idx[None, :] - (n - n_hi)[:, None]
-        out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[sel, pick].T
+        if below:
+            np.less_equal(xt, np.where(found, threshold, -np.inf)[:, None], out=past)
+        else:
+            np.greater_equal(xt, np.where(found, threshold, np.inf)[:, None], out=past)
+        at = np.flatnonzero(past)  # by column, then by row
+        count = np.diff(np.searchsorted(at, edges))
+        found &= (count >= want) & (count <= n // 4)
+        vals = flat[at]
+        # every zero of a column is past a threshold or none is: -0.0 there is refused
+        zero = vals.view(np.int64) == _NEGATIVE_ZERO
+        if zero.any():
+            found[at[zero] // n] = False
+        tails.append((below, idx, vals, count))
+    if not found.any():
+        return found
+    cols = np.flatnonzero(found)
+    for below, idx, vals, count in tails:
+        if not found.all():
+            vals = vals[np.repeat(found, count)]
+        tally = count[cols]
+        width = int(tally.max())
+        pad = np.full((cols.size, width), np.inf if below else -np.inf)
+        pad[np.arange(width) < tally[:, None]] = vals
+        pad.sort(axis=1)  # the tail in order; the pad after it (low) or before (high)
+        # order statistic i: the low tail's i-th; the high tail's (n - 1 - i)-th
+        # from the top, which the sorted pad holds at width - n + i
+        pick = idx if below else idx + (width - n)
+        out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[:, pick].T
     return found
 
 
@@ -396,19 +395,20 @@ def _thresholds(
 
 _SCRATCH = threading.local()
 MASK_CACHE = 2**21
-"""Largest masks (bytes) `_masks` keeps for the next call of its thread."""
+"""Largest mask (bytes) `_mask` keeps for the next call of its thread."""
 
 
-def _masks(k: int, n: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Two (k, n) boolean arrays for `tail_order_statistics`, kept from call to call
-    (per thread) up to `MASK_CACHE` bytes: a fresh pair each time costs its page faults
-    again, as much as the comparisons that fill them."""
+def _mask(k: int, n: int) -> npt.NDArray[np.bool_]:
+    """A (k, n) boolean array for `tail_order_statistics`, kept from call to call (per
+    thread) up to `MASK_CACHE` bytes: a fresh one each time costs its page faults
+    again, as much as the comparison that fills it."""
     if k * n > MASK_CACHE:
-        return np.empty((k, n), dtype=bool), np.empty((k, n), dtype=bool)
-    held = getattr(_SCRATCH, "masks", None)
-    if held is None or held.size < 2 * k * n:
-        held = _SCRATCH.masks = np.empty(2 * max(k * n, 2**16), dtype=bool)
-    return held[: k * n].reshape(k, n), held[k * n : 2 * k * n].reshape(k, n)
+        return np.empty((k, n), dtype=bool)
+    held = getattr(_SCRATCH, "mask", None)
+    if held is None or held.size < k * n:
+        held = _SCRATCH.mask = np.empty(max(k * n, 2**16), dtype=bool)
+    out: npt.NDArray[np.bool_] = held[: k * n].reshape(k, n)
+    return out
 
 
 def _renumbered(
