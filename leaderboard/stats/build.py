@@ -686,6 +686,9 @@ def _pairwise(
     levels = interval_levels(alphas)
     q = np.empty((len(levels), ia.size))
     se, cancels = difference_sd(reps, ia, ib, gram=gram)
+    # differences of finite replicates hold no NaN: checked once, not per chunk (a
+    # NaN or an infinity makes the extremes NaN or infinite)
+    no_nan = bool(np.isfinite(reps.min()) and np.isfinite(reps.max()))
     # bounded memory for many models; contiguous per pair: faster percentiles
     for c, diffs in difference_rows(reps.T, ia, ib, PAIR_CHUNK):
         sl = slice(c, c + diffs.shape[0])
@@ -695,7 +698,12 @@ def _pairwise(
         elif own.any():
             se[c + np.flatnonzero(own)] = replicate_sd(diffs[own].T)
         q[:, sl] = sample_quantiles(
-            diffs.T, levels, overwrite=True, centre=diff_est[sl], spread=se[sl]
+            diffs.T,
+            levels,
+            overwrite=True,
+            centre=diff_est[sl],
+            spread=se[sl],
+            no_nan=no_nan,
         )
     (lo, hi), (flo, fhi) = intervals_from_quantiles(
         diff_est, q, diff_df, alphas, se=se, bounds=(-1.0, 1.0)

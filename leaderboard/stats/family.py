@@ -235,13 +235,14 @@ def pairwise_level_cov(
     ia, ib, sd = ia[use], ib[use], np.sqrt(var[use])
     vals, vecs = np.linalg.eigh(cov)
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
-    # `_normals(seed, width)`'s draws, drawn a block at a time (the same stream): the
-    # whole (DRAWS, width) array is never held
+    # `_normals(seed, width)`'s draws, drawn and multiplied a block of rows at a time
+    # (the same stream, the same products): neither they nor their products are held
+    # as one array (200 models: 32 MB each)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(FAMILY_KEY,)))
-    z = np.empty((DRAWS, root.shape[0]))
-    for r0 in range(0, DRAWS, NORMAL_ROWS):
-        rows = min(NORMAL_ROWS, DRAWS - r0)
-        z[r0 : r0 + rows] = rng.standard_normal((rows, root.shape[1])) @ root.T
+    z = [
+        rng.standard_normal((min(NORMAL_ROWS, DRAWS - r0), root.shape[1])) @ root.T
+        for r0 in range(0, DRAWS, NORMAL_ROWS)
+    ]
     # the quantile reads order statistics from floor((DRAWS - 1) * (1 - alpha)) up
     k = min(DRAWS - 1, max(0, math.floor((DRAWS - 1) * (1.0 - alpha))))
     big = abs_diff_row_max_from(z, ia, ib, sd, k)
@@ -250,4 +251,5 @@ def pairwise_level_cov(
 
 
 NORMAL_ROWS = 2048
-"""Normal draws `pairwise_level` makes and multiplies at once (rows of width models)."""
+"""Normal draws `pairwise_level` makes and multiplies at once (rows of width models;
+under 4 MiB of them up to 256 models)."""

@@ -190,6 +190,7 @@ def sample_quantiles(
     overwrite: bool = False,
     centre: npt.NDArray[np.float64] | None = None,
     spread: npt.NDArray[np.float64] | None = None,
+    no_nan: bool = False,
 ) -> npt.NDArray[np.float64]:
     """``numpy.quantile(x, levels, axis=0)`` (method "linear"), bit for bit, faster.
 
@@ -207,6 +208,9 @@ def sample_quantiles(
         standard error): with them the tails are found by thresholds
         (`tail_order_statistics`) instead of partitions. Only the speed depends on
         the guess: a column it misses is partitioned as without it.
+    no_nan : bool
+        The caller has checked that `x` holds no NaN (the pairs' differences of
+        replicates checked once): no pass over `x` to look for one.
 
     Returns
     -------
@@ -230,24 +234,13 @@ def sample_quantiles(
         x.ndim != 2
         or n < 2
         or q.size == 0
-        or np.isnan(x.min())
+        or (not no_nan and np.isnan(x.min()))
         # -0.0 ties with 0.0: which one numpy's partition leaves where is its own
         or (centre is None and _has_negative_zero(x))
     ):
         out: npt.NDArray[np.float64] = np.quantile(x, q, axis=0, overwrite_input=overwrite)
         return out
-    # numpy's virtual indexes, neighbours and weights (`_get_indexes`, `_get_gamma`)
-    virtual = (n - 1) * q
-    prev = np.floor(virtual)
-    nxt = prev + 1
-    above = virtual >= n - 1
-    prev[above] = nxt[above] = -1
-    below = virtual < 0
-    prev[below] = nxt[below] = 0
-    gamma = virtual - prev
-    i_prev = np.where(prev < 0, n - 1, prev).astype(np.intp)
-    i_next = np.where(nxt < 0, n - 1, nxt).astype(np.intp)
-    wanted = distinct(np.concatenate([i_prev, i_next]))
+    wanted, pos, t = _order_statistics(n, tuple(q.tolist()))
     stats = np.empty((wanted.size, x.shape[1]))
     left = np.ones(x.shape[1], dtype=bool)  # columns still to partition
     if centre is not None and spread is not None:
@@ -260,14 +253,39 @@ def sample_quantiles(
         stats[:, left] = _partitioned(
             x.copy(order="K") if part is x and not overwrite else part, wanted
         )
-    pos = np.searchsorted(wanted, np.concatenate([i_prev, i_next]))
     a, b = stats[pos[: q.size]], stats[pos[q.size :]]
-    t = gamma[:, None]
     # numpy's `_lerp`, the same operations in the same order
     diff_b_a = b - a
     res: npt.NDArray[np.float64] = np.add(a, diff_b_a * t)
     np.subtract(b, diff_b_a * (1 - t), out=res, where=t >= 0.5)
     return res
+
+
+@lru_cache(maxsize=64)
+def _order_statistics(
+    n: int, levels: tuple[float, ...]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
+    """numpy's virtual indexes, neighbours and weights (`_get_indexes`, `_get_gamma`)
+    for `levels` of `n` samples: the order statistics needed (sorted), where each
+    level's two neighbours are among them, and the weights as a column (read-only;
+    the same for every chunk of pairs, so made once)."""
+    q = np.array(levels, dtype=np.float64)
+    virtual = (n - 1) * q
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    above = virtual >= n - 1
+    prev[above] = nxt[above] = -1
+    below = virtual < 0
+    prev[below] = nxt[below] = 0
+    gamma = virtual - prev
+    i_prev = np.where(prev < 0, n - 1, prev).astype(np.intp)
+    i_next = np.where(nxt < 0, n - 1, nxt).astype(np.intp)
+    wanted = distinct(np.concatenate([i_prev, i_next]))
+    pos = np.searchsorted(wanted, np.concatenate([i_prev, i_next]))
+    t = gamma[:, None]
+    for arr in (wanted, pos, t):
+        arr.flags.writeable = False
+    return wanted, pos, t
 
 
 def _has_negative_zero(x: FloatArray) -> bool:
@@ -517,7 +535,7 @@ def abs_diff_row_max(
 
 
 def abs_diff_row_max_from(
-    z: FloatArray,
+    z: FloatArray | Sequence[FloatArray],
     ia: npt.NDArray[np.intp],
     ib: npt.NDArray[np.intp],
     scale: FloatArray,
@@ -527,7 +545,10 @@ def abs_diff_row_max_from(
 
     Returns an array whose order statistics ``k, k + 1, ...`` are those of
     ``abs_diff_row_max(z, ia, ib, scale)`` bit for bit; rows below the k-th are -inf
-    or their true value. For a quantile at or above the k-th, the same numbers.
+    or their true value. For a quantile at or above the k-th, the same numbers. `z`
+    may be given as consecutive blocks of its rows (the same numbers: every step is
+    row by row but the k-th order statistic of the lower bounds), so that it is
+    never held as one array of 4 MiB or more (numpy maps those in huge pages).
 
     Branch and bound: the columns of `z` (the models) are cut into groups of about
     ``sqrt(width)``; a block of pairs between groups g and h can reach at most
@@ -538,27 +559,36 @@ def abs_diff_row_max_from(
     bound reaches ``lam``. A row whose computed maximum reaches ``lam`` is exact (every
     block left out is below it); every other row's true maximum is below ``lam``.
     """
-    rows, width = z.shape
+    parts = [z] if isinstance(z, np.ndarray) else list(z)
+    offsets = np.cumsum([0] + [p.shape[0] for p in parts])
+    rows, width = int(offsets[-1]), parts[0].shape[1]
     out = np.full(rows, -np.inf)
     if not ia.size or rows == 0:
         return out
     sd = np.full((width, width), np.inf)
     sd[ia, ib] = scale
     sd[ib, ia] = scale
-    # lower bound of each row: the pair of its largest and smallest column
-    hi_col, lo_col = z.argmax(axis=1), z.argmin(axis=1)
-    r = np.arange(rows)
-    pair_sd = sd[hi_col, lo_col]
-    lower = np.where(
-        np.isfinite(pair_sd), np.abs(z[r, hi_col] - z[r, lo_col]) / pair_sd, -np.inf
-    )
-    lam = float(np.partition(lower, k)[k])
     size = max(1, math.isqrt(width))
     group = np.arange(width) // size
     n_groups = int(group[-1]) + 1
     starts = np.arange(0, width, size)
-    g_max = np.maximum.reduceat(z, starts, axis=1)
-    g_min = np.minimum.reduceat(z, starts, axis=1)
+    lower, g_max, g_min = [], [], []
+    for part in parts:
+        # lower bound of each row: the pair of its largest and smallest column
+        hi_col, lo_col = part.argmax(axis=1), part.argmin(axis=1)
+        r = np.arange(part.shape[0])
+        pair_sd = sd[hi_col, lo_col]
+        lower.append(
+            np.where(
+                np.isfinite(pair_sd),
+                np.abs(part[r, hi_col] - part[r, lo_col]) / pair_sd,
+                -np.inf,
+            )
+        )
+        g_max.append(np.maximum.reduceat(part, starts, axis=1))
+        g_min.append(np.minimum.reduceat(part, starts, axis=1))
+    lam = float(np.partition(np.concatenate(lower), k)[k])
+    top, bottom = np.concatenate(g_max), np.concatenate(g_min)
     ga, gb = group[ia], group[ib]
     g1, g2 = np.minimum(ga, gb), np.maximum(ga, gb)
     block = g1 * n_groups + g2
@@ -570,15 +600,18 @@ def abs_diff_row_max_from(
             members = order[bounds[b] : bounds[b + 1]]
             if not members.size:
                 continue
-            reach = np.maximum(g_max[:, g] - g_min[:, h], g_max[:, h] - g_min[:, g])
+            reach = np.maximum(top[:, g] - bottom[:, h], top[:, h] - bottom[:, g])
             reach /= scale[members].min()
             need = np.flatnonzero(reach >= lam)
-            if not need.size:
-                continue
-            sub = z[need]
-            d = sub[:, ia[members]] - sub[:, ib[members]]
-            np.abs(d, out=d)
-            d /= scale[members]
-            np.maximum(out[need], d.max(axis=1), out=d[:, 0])
-            out[need] = d[:, 0]
+            cut = np.searchsorted(need, offsets)
+            for i, part in enumerate(parts):
+                at = need[cut[i] : cut[i + 1]]
+                if not at.size:
+                    continue
+                sub = part[at - offsets[i]]
+                d = sub[:, ia[members]] - sub[:, ib[members]]
+                np.abs(d, out=d)
+                d /= scale[members]
+                np.maximum(out[at], d.max(axis=1), out=d[:, 0])
+                out[at] = d[:, 0]
     return out
