@@ -43,7 +43,7 @@ from typing import Final
 import numpy as np
 
 from leaderboard.stats.bootstrap import percentile_intervals, replicate_sd
-from leaderboard.stats.design import FloatArray
+from leaderboard.stats.design import FloatArray, IntArray
 from leaderboard.stats.quantiles import (
     abs_diff_row_max_from,
     abs_row_max,
@@ -219,15 +219,23 @@ def pairwise_level(
 
 
 def pairwise_level_cov(
-    cov: FloatArray, pairs: list[tuple[int, int]], alpha: float, *, seed: int = 0
+    cov: FloatArray,
+    pairs: list[tuple[int, int]] | tuple[IntArray, IntArray],
+    alpha: float,
+    *,
+    seed: int = 0,
 ) -> float:
     """`pairwise_level` from the covariance matrix of the models' replicates
-    (``numpy.cov``'s, or ``centred_gram(...) * (1 / (n - 1))``, the same numbers)."""
-    m = len(pairs)
+    (``numpy.cov``'s, or ``centred_gram(...) * (1 / (n - 1))``, the same numbers);
+    `pairs` as a list, or as the arrays of their first and second models."""
+    if isinstance(pairs, tuple):
+        ia, ib = pairs
+    else:
+        ia = np.array([a for a, _ in pairs], dtype=np.intp)
+        ib = np.array([b for _, b in pairs], dtype=np.intp)
+    m = int(ia.size)
     if m <= 1:
         return alpha
-    ia = np.array([a for a, _ in pairs])
-    ib = np.array([b for _, b in pairs])
     var = cov[ia, ia] + cov[ib, ib] - 2.0 * cov[ia, ib]
     use = var > 1e-24
     if use.sum() <= 1:

@@ -430,14 +430,16 @@ def _mask(k: int, n: int) -> npt.NDArray[np.bool_]:
 
 
 def _renumbered(
-    rows: FloatArray, ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp]
-) -> tuple[FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp]
+) -> tuple[
+    npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]
+]:
     """The rows the pairs name, renumbered in the order the pairs first name them.
 
-    Returns ``(zt, pa, pb, starts)``: the rows as one contiguous copy, the pairs'
-    positions in it, and where the runs of pairs ``(a, b), (a, b + 1), ...`` start
-    (with the end last): all pairs of a model with the models after it in a ranking
-    read one slice of rows against one row instead of gathering two rows per pair.
+    Returns ``(seen, pa, pb, starts)``: the rows in that order, the pairs' positions
+    in it, and where the runs of pairs ``(a, b), (a, b + 1), ...`` start (with the end
+    last): all pairs of a model with the models after it in a ranking read one slice
+    of renumbered rows against one row instead of gathering two rows per pair.
     """
     ends = np.column_stack([ia, ib]).reshape(-1)
     cols, first = np.unique(ends, return_index=True)
@@ -445,10 +447,15 @@ def _renumbered(
     pos = np.empty(int(cols[-1]) + 1 if cols.size else 0, dtype=np.intp)
     pos[seen] = np.arange(seen.size)
     pa, pb = pos[ia], pos[ib]
-    zt = np.ascontiguousarray(rows[seen])
     cut = np.flatnonzero((pa[1:] != pa[:-1]) | (pb[1:] != pb[:-1] + 1)) + 1
     starts = np.concatenate([[0], cut, [pa.size]]).astype(np.intp)
-    return zt, pa, pb, starts
+    return seen, pa, pb, starts
+
+
+BLOCK_BYTES = 2**21
+"""Largest block of renumbered rows `difference_rows` copies at once (numpy maps arrays
+of 4 MiB or more in huge pages, which this project's benchmark machine is slow to
+touch the first time; 200 models' replicates are 16 MB)."""
 
 
 def difference_rows(
@@ -458,32 +465,42 @@ def difference_rows(
     at a time in one reused buffer (valid until the next chunk).
 
     The same subtraction of each element as ``rows[ia] - rows[ib]``, without the two
-    gathered temporaries: runs of pairs (`_renumbered`) subtract a slice of rows from
-    one row; other pairs gather into the buffer.
+    gathered temporaries: runs of pairs (`_renumbered`) subtract slices of the rows,
+    copied renumbered in blocks (`BLOCK_BYTES`), from one row; other pairs gather
+    into the buffer.
     """
     if not ia.size:
         return
-    zt, pa, pb, starts = _renumbered(rows, ia, ib)
+    seen, pa, pb, starts = _renumbered(ia, ib)
     width = min(chunk, ia.size)
-    buf = np.empty((width, zt.shape[1]))
-    short = 4 * (starts.size - 1) > pa.size  # short runs: gather both rows of each pair
-    other = np.empty((width, zt.shape[1])) if short else buf
+    buf = np.empty((width, rows.shape[1]))
+    if 4 * (starts.size - 1) > pa.size:  # short runs: gather both rows of each pair
+        other = np.empty((width, rows.shape[1]))
+        for p0 in range(0, ia.size, chunk):
+            p1 = min(ia.size, p0 + chunk)
+            d, e = buf[: p1 - p0], other[: p1 - p0]
+            np.take(rows, ia[p0:p1], axis=0, out=d)
+            np.take(rows, ib[p0:p1], axis=0, out=e)
+            d -= e
+            yield p0, d
+        return
+    per = max(1, BLOCK_BYTES // max(1, rows.shape[1] * rows.itemsize))
+    blocks = [np.ascontiguousarray(rows[seen[i : i + per]]) for i in range(0, seen.size, per)]
     for p0 in range(0, ia.size, chunk):
         p1 = min(ia.size, p0 + chunk)
         d = buf[: p1 - p0]
-        if short:
-            e = other[: p1 - p0]
-            np.take(zt, pa[p0:p1], axis=0, out=d)
-            np.take(zt, pb[p0:p1], axis=0, out=e)
-            d -= e
-        else:
-            j = p0
-            run = int(np.searchsorted(starts, p0, side="right"))
-            while j < p1:
-                e0 = min(p1, int(starts[run]))
-                b0 = int(pb[j])
-                np.subtract(zt[pa[j]], zt[b0 : b0 + e0 - j], out=d[j - p0 : e0 - p0])
-                j, run = e0, run + 1
+        j = p0
+        run = int(np.searchsorted(starts, p0, side="right"))
+        while j < p1:
+            e0 = min(p1, int(starts[run]))
+            a, b0 = int(pa[j]), int(pb[j])
+            first = blocks[a // per][a % per]
+            while j < e0:  # the run's second rows, block by block
+                blk, at = divmod(b0, per)
+                take = min(e0 - j, per - at)
+                np.subtract(first, blocks[blk][at : at + take], out=d[j - p0 : j - p0 + take])
+                j, b0 = j + take, b0 + take
+            run += 1
         yield p0, d
 
 
