@@ -605,7 +605,8 @@ def abs_diff_row_max_from(
         g_max.append(np.maximum.reduceat(part, starts, axis=1))
         g_min.append(np.minimum.reduceat(part, starts, axis=1))
     lam = float(np.partition(np.concatenate(lower), k)[k])
-    top, bottom = np.concatenate(g_max), np.concatenate(g_min)
+    # by group, then row: each group's column contiguous
+    top, bottom = np.concatenate(g_max).T.copy(), np.concatenate(g_min).T.copy()
     ga, gb = group[ia], group[ib]
     g1, g2 = np.minimum(ga, gb), np.maximum(ga, gb)
     block = g1 * n_groups + g2
@@ -617,18 +618,22 @@ def abs_diff_row_max_from(
             members = order[bounds[b] : bounds[b + 1]]
             if not members.size:
                 continue
-            reach = np.maximum(top[:, g] - bottom[:, h], top[:, h] - bottom[:, g])
-            reach /= scale[members].min()
+            each = scale[members]
+            reach = np.maximum(top[g] - bottom[h], top[h] - bottom[g])
+            reach /= each.min()
             need = np.flatnonzero(reach >= lam)
-            cut = np.searchsorted(need, offsets)
+            if not need.size:
+                continue
+            col_a, col_b = ia[members], ib[members]
+            cut = np.searchsorted(need, offsets).tolist()
             for i, part in enumerate(parts):
-                at = need[cut[i] : cut[i + 1]]
-                if not at.size:
+                if cut[i] == cut[i + 1]:
                     continue
+                at = need[cut[i] : cut[i + 1]]
                 sub = part[at - offsets[i]]
-                d = sub[:, ia[members]] - sub[:, ib[members]]
+                d = sub[:, col_a] - sub[:, col_b]
                 np.abs(d, out=d)
-                d /= scale[members]
+                d /= each
                 np.maximum(out[at], d.max(axis=1), out=d[:, 0])
                 out[at] = d[:, 0]
     return out
