@@ -354,7 +354,9 @@ def tail_order_statistics(
     flat = xt.reshape(-1)
     edges = np.arange(k + 1) * n
     tails: list[tuple[bool, npt.NDArray[np.intp], FloatArray, npt.NDArray[np.intp]]] = []
-    for below, idx, threshold, want in zip((True, False), (low, high), t, need, strict=True):
+    for below, idx, threshold, want in zip(
+        (True, False), (low, high), t, need, strict=True
+    ):
         if not idx.size:
             continue
         if below:
@@ -373,9 +375,8 @@ def tail_order_statistics(
     if not found.any():
         return found
     cols = np.flatnonzero(found)
-    for below, idx, vals, count in tails:
-        if not found.all():
-            vals = vals[np.repeat(found, count)]
+    for below, idx, past_vals, count in tails:
+        vals = past_vals if found.all() else past_vals[np.repeat(found, count)]
         tally = count[cols]
         width = int(tally.max())
         pad = np.full((cols.size, width), np.inf if below else -np.inf)
@@ -485,7 +486,9 @@ def difference_rows(
             yield p0, d
         return
     per = max(1, BLOCK_BYTES // max(1, rows.shape[1] * rows.itemsize))
-    blocks = [np.ascontiguousarray(rows[seen[i : i + per]]) for i in range(0, seen.size, per)]
+    blocks = [
+        np.ascontiguousarray(rows[seen[i : i + per]]) for i in range(0, seen.size, per)
+    ]
     for p0 in range(0, ia.size, chunk):
         p1 = min(ia.size, p0 + chunk)
         d = buf[: p1 - p0]
@@ -498,7 +501,9 @@ def difference_rows(
             while j < e0:  # the run's second rows, block by block
                 blk, at = divmod(b0, per)
                 take = min(e0 - j, per - at)
-                np.subtract(first, blocks[blk][at : at + take], out=d[j - p0 : j - p0 + take])
+                np.subtract(
+                    first, blocks[blk][at : at + take], out=d[j - p0 : j - p0 + take]
+                )
                 j, b0 = j + take, b0 + take
             run += 1
         yield p0, d
