@@ -363,7 +363,7 @@ def tail_order_statistics(
             np.less_equal(xt, np.where(found, threshold, -np.inf)[:, None], out=past)
         else:
             np.greater_equal(xt, np.where(found, threshold, np.inf)[:, None], out=past)
-        at = np.flatnonzero(past)  # by column, then by row
+        at = flat_positions(past)  # by column, then by row
         count = np.diff(np.searchsorted(at, edges))
         found &= (count >= want) & (count <= n // 4)
         vals = flat[at]
@@ -387,6 +387,22 @@ def tail_order_statistics(
         pick = idx if below else idx + (width - n)
         out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[:, pick].T
     return found
+
+
+def flat_positions(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """``numpy.flatnonzero(mask)``, the same positions, for a sparse boolean mask.
+
+    numpy finds a sparse mask's positions one at a time (a branch per position,
+    mispredicted); packed eight to a byte, the bytes holding one are dense enough for
+    its branch-free loop, and only their bits are looked at again: about a third less
+    time at the pairs' 3% (one tail's values past its threshold).
+    """
+    packed = np.packbits(mask.reshape(-1))  # the first of each eight in the high bit
+    hit = np.flatnonzero(packed.view(np.bool_))
+    bits = np.unpackbits(packed[hit])
+    at = np.flatnonzero(bits.view(np.bool_))
+    out: npt.NDArray[np.intp] = (hit[at >> 3] << 3) + (at & 7)
+    return out
 
 
 def _thresholds(

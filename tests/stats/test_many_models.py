@@ -28,6 +28,7 @@ from leaderboard.stats.quantiles import (
     abs_diff_row_max,
     abs_diff_row_max_from,
     difference_rows,
+    flat_positions,
     sample_quantiles,
 )
 
@@ -225,3 +226,13 @@ def test_sample_quantiles__no_nan_check_skipped_the_same_bits() -> None:
     want = np.quantile(x, levels, axis=0)
     got = sample_quantiles(x, levels, centre=centre, spread=spread, no_nan=True)
     assert (_bits(got) == _bits(want)).all()
+
+
+@pytest.mark.parametrize("share", [0.0, 0.001, 0.03, 0.5, 1.0])
+@pytest.mark.parametrize("size", [1, 7, 8, 9, 320_003])
+def test_flat_positions__numpy_flatnonzero(share: float, size: int) -> None:
+    mask = np.random.default_rng(size).random(size) < share
+    for shape in ((size,), (1, size)):
+        got = flat_positions(mask.reshape(shape))
+        assert got.dtype == np.intp
+        assert np.array_equal(got, np.flatnonzero(mask))
