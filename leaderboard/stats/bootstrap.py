@@ -582,11 +582,31 @@ def t_intervals(
     return lo, hi
 
 
+SD_ELEMENTS = 2**18
+"""Replicates `replicate_sd` reads at once (2 MiB of float64): numpy's standard deviation
+holds a centred copy of what it reads, and a copy of 4 MiB or more is mapped in huge
+pages, fresh on every call."""
+
+
 def replicate_sd(replicates: FloatArray) -> FloatArray:
-    """Standard deviation (ddof=1) of each column of ``replicates``."""
-    if replicates.shape[0] < 2:
-        return np.zeros(replicates.shape[1])
-    sd: FloatArray = replicates.std(axis=0, ddof=1)
+    """Standard deviation (ddof=1) of each column of ``replicates``.
+
+    ``replicates.std(axis=0, ddof=1)`` taken over a few columns at a time
+    (`SD_ELEMENTS`): each column's mean, deviations and sum of squares are its own, so
+    the same numbers bit for bit, without a centred copy of every column at once.
+    Only for columns stored contiguously (the replicate store's layout): across
+    strided columns numpy adds row after row, but down a single column pairwise.
+    """
+    n, k = replicates.shape
+    if n < 2:
+        return np.zeros(k)
+    step = max(1, SD_ELEMENTS // n)
+    if k <= step or replicates.strides[0] != replicates.itemsize:
+        whole: FloatArray = replicates.std(axis=0, ddof=1)
+        return whole
+    sd = np.empty(k)
+    for c in range(0, k, step):
+        sd[c : c + step] = replicates[:, c : c + step].std(axis=0, ddof=1)
     return sd
 
 
@@ -598,8 +618,23 @@ SD_CANCEL = 1e-2
 its standard deviation taken from the differences themselves (`difference_sd`)."""
 
 
+def centred_gram(replicates: FloatArray, cols: IntArray) -> FloatArray:
+    """``x.T @ x`` for the columns `cols` of `replicates`, each centred on its mean (the
+    columns' covariance matrix times ``n - 1``): one copy of the columns, centred in
+    place. `difference_sd` divides it by ``n - 1``; ``numpy.cov`` multiplies the same
+    product by ``1 / (n - 1)`` (`leaderboard.stats.family.pairwise_level_cov`)."""
+    x = replicates[:, cols]  # a copy: centred in place
+    x -= x.mean(axis=0)
+    gram: FloatArray = x.T @ x
+    return gram
+
+
 def difference_sd(
-    replicates: FloatArray, ia: IntArray, ib: IntArray
+    replicates: FloatArray,
+    ia: IntArray,
+    ib: IntArray,
+    *,
+    gram: tuple[IntArray, FloatArray] | None = None,
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Standard deviations (ddof=1) of ``replicates[:, ia] - replicates[:, ib]``, from
     the covariance matrix of the columns: ``S_aa + S_bb - 2 S_ab``.
@@ -608,15 +643,19 @@ def difference_sd(
     number up to rounding (about 1e-15 of it), except where the two columns are so
     alike that the difference's variance cancels: those (below `SD_CANCEL` of
     ``S_aa + S_bb``) are flagged, to be computed from the differences with
-    `replicate_sd`; so are all of fewer than `SD_MIN_PAIRS` pairs.
+    `replicate_sd`; so are all of fewer than `SD_MIN_PAIRS` pairs. ``gram``: columns
+    and their `centred_gram`, when already made; used when they are the columns the
+    pairs read (the same product, so the same numbers), made again otherwise.
     """
     n = replicates.shape[0]
     if n < 2 or ia.size < SD_MIN_PAIRS:  # all from their differences
         return np.zeros(ia.size), np.ones(ia.size, dtype=bool)
     used, where = np.unique(np.concatenate([ia, ib]), return_inverse=True)
-    x = replicates[:, used]
-    x = x - x.mean(axis=0)
-    cov = (x.T @ x) / (n - 1)
+    if gram is not None and np.array_equal(gram[0], used):
+        product = gram[1]
+    else:
+        product = centred_gram(replicates, used)
+    cov = product / (n - 1)
     pa, pb = where[: ia.size], where[ia.size :]
     terms = cov[pa, pa] + cov[pb, pb]
     var = terms - 2.0 * cov[pa, pb]

@@ -36,6 +36,7 @@ from leaderboard.stats.anchor import ANCHOR_LABEL, Anchor, join_anchor
 from leaderboard.stats.answers import with_answers
 from leaderboard.stats.bootstrap import (
     Replicates,
+    centred_gram,
     difference_sd,
     interval_levels,
     intervals_from_quantiles,
@@ -49,9 +50,9 @@ from leaderboard.stats.completion import (
     split_errored,
     with_completion,
 )
-from leaderboard.stats.design import Design, FloatArray, build_design
+from leaderboard.stats.design import Design, FloatArray, IntArray, build_design
 from leaderboard.stats.estimates import EstimatePlan, check_sizes
-from leaderboard.stats.family import pairwise_level
+from leaderboard.stats.family import pairwise_level_cov
 from leaderboard.stats.flaky import mark_flaky
 from leaderboard.stats.floors import exact_binary
 from leaderboard.stats.gate import plan_anchor, plan_gate, read_gate
@@ -372,11 +373,7 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         for c in cats
         if has_cat[c][m]
     }
-    pair_est = {
-        (a, b): (plan.add(a, partner=b), plan.add(b, partner=a))
-        for a in range(n_models)
-        for b in range(a + 1, n_models)
-    }
+    pair_est = _pair_estimates(plan, d, overall)
     gate_plan = plan_gate(plan, d, pairs, gate_categories)
     anchor_plan = (  # one more member of the gate's family per model
         [] if anchor is None else plan_anchor(plan, d, anchor.pairs, anchor.margin)
@@ -398,11 +395,11 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
     ]
     lo, hi = _mean_intervals(d, rep, alpha, means)
     order = sorted(range(n_models), key=lambda m: (-est[overall[m]], d.models[m]))
-    order_pairs = []
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
-            ka, kb = pair_est[(a, b)] if a < b else pair_est[(b, a)][::-1]
-            order_pairs.append((a, b, ka, kb))
+    # every pair in ranking order, the better-ranked model first: (a, b, ka, kb)
+    place_a, place_b = np.triu_indices(n_models, k=1)
+    ranked = np.array(order, dtype=np.intp)
+    pa, pb = ranked[place_a], ranked[place_b]
+    order_pairs = (pa, pb, pair_est[pa, pb], pair_est[pb, pa])
     win, completed = _win_rates(d)
     # With two runs, a row is complete against its own run: items only the other run
     # holds are no one's to miss.
@@ -440,8 +437,16 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
             )
         )
     # the rank ranges' pairwise decisions hold `confidence` for all pairs together
-    each = pairwise_level(
-        reps[:, overall], [(a, b) for a, b, _, _ in order_pairs], alpha, seed=rep.seed
+    # one centred product of the models' replicates: the family's covariance (numpy.cov's
+    # numbers) and the pairs' standard deviations (`difference_sd`) both read it
+    cols = np.array(overall, dtype=np.intp)
+    gram = centred_gram(reps, cols) if pa.size > 1 else None
+    each = (
+        alpha
+        if gram is None
+        else pairwise_level_cov(
+            gram * np.true_divide(1, reps.shape[0] - 1), (pa, pb), alpha, seed=rep.seed
+        )
     )
     pairwise, family = _pairwise(
         d,
@@ -453,8 +458,9 @@ def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
         alpha=alpha,
         family_alpha=each,
         completed=completed,
+        gram=None if gram is None else (cols, gram),
     )
-    _rank_intervals(rows, pairwise, family)
+    _rank_intervals(rows, (place_a, place_b), family)
     gate = read_gate(
         gate_plan + anchor_plan,
         plan=plan,
@@ -573,17 +579,27 @@ def _mean_intervals(
 ) -> tuple[FloatArray, FloatArray]:
     """Intervals of the shown means ``(estimate, model, items)`` (NaN for the other
     estimates): Korn & Graubard's Clopper-Pearson interval where the model's scores are
-    binary, Wilson's floor where they show no spread."""
+    binary, Wilson's floor where they show no spread.
+
+    Each interval is its own column's alone, so a mean listed twice (a model's only
+    category is its overall mean: the same estimate) is computed once; where the shown
+    estimates are consecutive columns of the replicates they are read in place.
+    """
     est, reps, df = rep.estimate, rep.replicates, rep.df
-    binary = [
-        bool(np.isin(d.scores[d.present[:, m], m], (0.0, 1.0)).all())
-        for m in range(len(d.models))
-    ]
+    # scores in {0, 1} wherever the model has them (numpy.isin's equality tests)
+    binary = ((d.scores == 0.0) | (d.scores == 1.0) | ~d.present).all(axis=0)
+    means = list(dict.fromkeys(means))  # in order; a repeat gives the same interval
     index = np.array([k for k, _, _ in means], dtype=np.intp)
-    shown = reps.T[index].T  # a copy, contiguous per estimate like `reps`
+    start = int(index[0]) if index.size else 0
+    if np.array_equal(index, np.arange(start, start + index.size)):
+        shown = reps[:, start : start + index.size]  # a view: the thresholds move nothing
+        copied = False
+    else:
+        shown = reps.T[index].T  # a copy, contiguous per estimate like `reps`
+        copied = True
     se = replicate_sd(shown)
     lo_i, hi_i = percentile_intervals(
-        est[index], shown, df[index], alpha, bounds=(0.0, 1.0), overwrite=True
+        est[index], shown, df[index], alpha, bounds=(0.0, 1.0), overwrite=copied
     )
     flat = se <= 1e-12 * np.maximum(1.0, np.abs(est[index]))
     lo, hi = np.full(est.shape, np.nan), np.full(est.shape, np.nan)
@@ -595,7 +611,7 @@ def _mean_intervals(
         n_obs=np.array([n for _, _, n in means], dtype=np.float64),
         df=df[index],
         alpha=alpha,
-        binary=np.array([binary[m] for _, m, _ in means]),
+        binary=binary[[m for _, m, _ in means]],
         flat=flat,
         independent_items=d.unit_kind == "item",
     )
@@ -603,27 +619,40 @@ def _mean_intervals(
 
 
 def _rank_intervals(
-    rows: list[LeaderboardRow], pairwise: list[PairwiseDiff], family: list[int]
+    rows: list[LeaderboardRow],
+    places: tuple[IntArray, IntArray],
+    family: npt.NDArray[np.intp],
 ) -> None:
     """Rank ranges from the family-wise pairwise decisions (`rank_bounds`).
 
-    ``family[j]``: +1 when pair j's ``model_a`` is better than its ``model_b`` with all
+    Pair j compares the rows ``places[0][j]`` and ``places[1][j]`` (model_a and
+    model_b). ``family[j]``: +1 when its model_a is better than its model_b with all
     pairs held together (`leaderboard.stats.family.pairwise_level`), -1 when worse,
     0 when the family cannot tell. The pairwise table itself stays unadjusted.
     """
-    pos = {r.model_id: i for i, r in enumerate(rows)}
+    a, b = places
     better = np.zeros((len(rows), len(rows)), dtype=bool)
-    for p, sign in zip(pairwise, family, strict=True):
-        a, b = pos[p.model_a], pos[p.model_b]
-        if sign > 0:
-            better[b, a] = True  # a is better than b
-        elif sign < 0:
-            better[a, b] = True
+    better[b[family > 0], a[family > 0]] = True  # a is better than b
+    better[a[family < 0], b[family < 0]] = True
     lo, hi = rank_bounds(better)
     for i, r in enumerate(rows):
         # the observed rank is always plausible (a significant pair agrees with it)
         r.rank_lo = min(int(lo[i]), r.rank)
         r.rank_hi = max(int(hi[i]), r.rank)
+
+
+def _pair_estimates(plan: EstimatePlan, d: Design, overall: list[int]) -> IntArray:
+    """(M, M): ``[a, b]`` the estimate of model a on the units it shares with model b
+    (registered with `plan` pair by pair, as before: a pair of two complete models
+    needs none, both are their overall means)."""
+    n = len(d.models)
+    out = np.repeat(np.array(overall, dtype=np.intp)[:, None], n, axis=1)
+    partial = np.flatnonzero(~d.present.all(axis=0)).tolist()
+    is_partial = set(partial)
+    for a in range(n):
+        for b in range(a + 1, n) if a in is_partial else [b for b in partial if b > a]:
+            out[a, b], out[b, a] = plan.add(a, partner=b), plan.add(b, partner=a)
+    return out
 
 
 def _win_rates(d: Design) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
@@ -644,24 +673,29 @@ def _pairwise(
     d: Design,
     *,
     plan: EstimatePlan,
-    pairs: list[tuple[int, int, int, int]],
+    pairs: tuple[IntArray, IntArray, IntArray, IntArray],
     est: FloatArray,
     reps: FloatArray,
     rep: Replicates,
     alpha: float,
     family_alpha: float,
     completed: npt.NDArray[np.bool_],
-) -> tuple[list[PairwiseDiff], list[int]]:
-    if not pairs:
-        return [], []
-    ia = np.array([p[2] for p in pairs])
-    ib = np.array([p[3] for p in pairs])
+    gram: tuple[IntArray, FloatArray] | None = None,
+) -> tuple[list[PairwiseDiff], npt.NDArray[np.intp]]:
+    """The pairwise table's rows, and each pair's family-wise decision (+1, -1, 0):
+    ``pairs`` are the models a and b of each pair and their estimates ka and kb."""
+    models_a, models_b, ia, ib = pairs
+    if not ia.size:
+        return [], np.zeros(0, dtype=np.intp)
     diff_est = est[ia] - est[ib]
     diff_df = rep.diff_df(ia, ib)
     alphas = [alpha, family_alpha]
     levels = interval_levels(alphas)
     q = np.empty((len(levels), ia.size))
-    se, cancels = difference_sd(reps, ia, ib)
+    se, cancels = difference_sd(reps, ia, ib, gram=gram)
+    # differences of finite replicates hold no NaN: checked once, not per chunk (a
+    # NaN or an infinity makes the extremes NaN or infinite)
+    no_nan = bool(np.isfinite(reps.min()) and np.isfinite(reps.max()))
     # bounded memory for many models; contiguous per pair: faster percentiles
     for c, diffs in difference_rows(reps.T, ia, ib, PAIR_CHUNK):
         sl = slice(c, c + diffs.shape[0])
@@ -671,12 +705,17 @@ def _pairwise(
         elif own.any():
             se[c + np.flatnonzero(own)] = replicate_sd(diffs[own].T)
         q[:, sl] = sample_quantiles(
-            diffs.T, levels, overwrite=True, centre=diff_est[sl], spread=se[sl]
+            diffs.T,
+            levels,
+            overwrite=True,
+            centre=diff_est[sl],
+            spread=se[sl],
+            no_nan=no_nan,
         )
     (lo, hi), (flo, fhi) = intervals_from_quantiles(
         diff_est, q, diff_df, alphas, se=se, bounds=(-1.0, 1.0)
     )
-    family = np.where(flo > 0, 1, np.where(fhi < 0, -1, 0)).tolist()
+    family = np.where(flo > 0, 1, np.where(fhi < 0, -1, 0))
     done = completed.astype(np.intp)
     shared = (done.T @ done).tolist()  # tasks each two models both completed
     units = {k: plan.units(k) for k in set(ia.tolist())}
@@ -692,8 +731,15 @@ def _pairwise(
             "shared_tasks": shared[a][b],
             "shared_units": units[ka],
         }
-        for (a, b, ka, _), m, low, high, sig in zip(
-            pairs, diff_est.tolist(), lo.tolist(), hi.tolist(), significant, strict=True
+        for a, b, ka, m, low, high, sig in zip(
+            models_a.tolist(),
+            models_b.tolist(),
+            ia.tolist(),
+            diff_est.tolist(),
+            lo.tolist(),
+            hi.tolist(),
+            significant,
+            strict=True,
         )
     ]
     return _pairwise_rows().validate_python(rows), family

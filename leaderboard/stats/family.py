@@ -43,7 +43,7 @@ from typing import Final
 import numpy as np
 
 from leaderboard.stats.bootstrap import percentile_intervals, replicate_sd
-from leaderboard.stats.design import FloatArray
+from leaderboard.stats.design import FloatArray, IntArray
 from leaderboard.stats.quantiles import (
     abs_diff_row_max_from,
     abs_row_max,
@@ -59,6 +59,7 @@ __all__ = [
     "max_t_level",
     "norm_sf",
     "pairwise_level",
+    "pairwise_level_cov",
 ]
 
 MAX_T: Final = "max-t"
@@ -211,12 +212,30 @@ def pairwise_level(
     draws are one per model, not one per pair. Never below Bonferroni's
     ``alpha / len(pairs)``.
     """
-    m = len(pairs)
-    if m <= 1:
+    if len(pairs) <= 1:
         return alpha
     cov = np.atleast_2d(np.cov(model_replicates, rowvar=False))
-    ia = np.array([a for a, _ in pairs])
-    ib = np.array([b for _, b in pairs])
+    return pairwise_level_cov(cov, pairs, alpha, seed=seed)
+
+
+def pairwise_level_cov(
+    cov: FloatArray,
+    pairs: list[tuple[int, int]] | tuple[IntArray, IntArray],
+    alpha: float,
+    *,
+    seed: int = 0,
+) -> float:
+    """`pairwise_level` from the covariance matrix of the models' replicates
+    (``numpy.cov``'s, or ``centred_gram(...) * (1 / (n - 1))``, the same numbers);
+    `pairs` as a list, or as the arrays of their first and second models."""
+    if isinstance(pairs, tuple):
+        ia, ib = pairs
+    else:
+        ia = np.array([a for a, _ in pairs], dtype=np.intp)
+        ib = np.array([b for _, b in pairs], dtype=np.intp)
+    m = int(ia.size)
+    if m <= 1:
+        return alpha
     var = cov[ia, ia] + cov[ib, ib] - 2.0 * cov[ia, ib]
     use = var > 1e-24
     if use.sum() <= 1:
@@ -224,12 +243,21 @@ def pairwise_level(
     ia, ib, sd = ia[use], ib[use], np.sqrt(var[use])
     vals, vecs = np.linalg.eigh(cov)
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
-    normals = _normals(seed, root.shape[1])
-    z = np.empty((DRAWS, root.shape[0]))
-    for r0 in range(0, DRAWS, 2048):
-        z[r0 : r0 + 2048] = normals[r0 : r0 + 2048] @ root.T
+    # `_normals(seed, width)`'s draws, drawn and multiplied a block of rows at a time
+    # (the same stream, the same products): neither they nor their products are held
+    # as one array (200 models: 32 MB each)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(FAMILY_KEY,)))
+    z = [
+        rng.standard_normal((min(NORMAL_ROWS, DRAWS - r0), root.shape[1])) @ root.T
+        for r0 in range(0, DRAWS, NORMAL_ROWS)
+    ]
     # the quantile reads order statistics from floor((DRAWS - 1) * (1 - alpha)) up
     k = min(DRAWS - 1, max(0, math.floor((DRAWS - 1) * (1.0 - alpha))))
     big = abs_diff_row_max_from(z, ia, ib, sd, k)
     c = float(sample_quantiles(big[:, None], [1.0 - alpha])[0, 0])
     return min(alpha, max(alpha / m, 2.0 * norm_sf(c)))
+
+
+NORMAL_ROWS = 2048
+"""Normal draws `pairwise_level` makes and multiplies at once (rows of width models;
+under 4 MiB of them up to 256 models)."""

@@ -190,6 +190,7 @@ def sample_quantiles(
     overwrite: bool = False,
     centre: npt.NDArray[np.float64] | None = None,
     spread: npt.NDArray[np.float64] | None = None,
+    no_nan: bool = False,
 ) -> npt.NDArray[np.float64]:
     """``numpy.quantile(x, levels, axis=0)`` (method "linear"), bit for bit, faster.
 
@@ -207,6 +208,9 @@ def sample_quantiles(
         standard error): with them the tails are found by thresholds
         (`tail_order_statistics`) instead of partitions. Only the speed depends on
         the guess: a column it misses is partitioned as without it.
+    no_nan : bool
+        The caller has checked that `x` holds no NaN (the pairs' differences of
+        replicates checked once): no pass over `x` to look for one.
 
     Returns
     -------
@@ -230,24 +234,13 @@ def sample_quantiles(
         x.ndim != 2
         or n < 2
         or q.size == 0
-        or np.isnan(x.min())
+        or (not no_nan and np.isnan(x.min()))
         # -0.0 ties with 0.0: which one numpy's partition leaves where is its own
         or (centre is None and _has_negative_zero(x))
     ):
         out: npt.NDArray[np.float64] = np.quantile(x, q, axis=0, overwrite_input=overwrite)
         return out
-    # numpy's virtual indexes, neighbours and weights (`_get_indexes`, `_get_gamma`)
-    virtual = (n - 1) * q
-    prev = np.floor(virtual)
-    nxt = prev + 1
-    above = virtual >= n - 1
-    prev[above] = nxt[above] = -1
-    below = virtual < 0
-    prev[below] = nxt[below] = 0
-    gamma = virtual - prev
-    i_prev = np.where(prev < 0, n - 1, prev).astype(np.intp)
-    i_next = np.where(nxt < 0, n - 1, nxt).astype(np.intp)
-    wanted = distinct(np.concatenate([i_prev, i_next]))
+    wanted, pos, t = _order_statistics(n, tuple(q.tolist()))
     stats = np.empty((wanted.size, x.shape[1]))
     left = np.ones(x.shape[1], dtype=bool)  # columns still to partition
     if centre is not None and spread is not None:
@@ -260,14 +253,39 @@ def sample_quantiles(
         stats[:, left] = _partitioned(
             x.copy(order="K") if part is x and not overwrite else part, wanted
         )
-    pos = np.searchsorted(wanted, np.concatenate([i_prev, i_next]))
     a, b = stats[pos[: q.size]], stats[pos[q.size :]]
-    t = gamma[:, None]
     # numpy's `_lerp`, the same operations in the same order
     diff_b_a = b - a
     res: npt.NDArray[np.float64] = np.add(a, diff_b_a * t)
     np.subtract(b, diff_b_a * (1 - t), out=res, where=t >= 0.5)
     return res
+
+
+@lru_cache(maxsize=64)
+def _order_statistics(
+    n: int, levels: tuple[float, ...]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray]:
+    """numpy's virtual indexes, neighbours and weights (`_get_indexes`, `_get_gamma`)
+    for `levels` of `n` samples: the order statistics needed (sorted), where each
+    level's two neighbours are among them, and the weights as a column (read-only;
+    the same for every chunk of pairs, so made once)."""
+    q = np.array(levels, dtype=np.float64)
+    virtual = (n - 1) * q
+    prev = np.floor(virtual)
+    nxt = prev + 1
+    above = virtual >= n - 1
+    prev[above] = nxt[above] = -1
+    below = virtual < 0
+    prev[below] = nxt[below] = 0
+    gamma = virtual - prev
+    i_prev = np.where(prev < 0, n - 1, prev).astype(np.intp)
+    i_next = np.where(nxt < 0, n - 1, nxt).astype(np.intp)
+    wanted = distinct(np.concatenate([i_prev, i_next]))
+    pos = np.searchsorted(wanted, np.concatenate([i_prev, i_next]))
+    t = gamma[:, None]
+    for arr in (wanted, pos, t):
+        arr.flags.writeable = False
+    return wanted, pos, t
 
 
 def _has_negative_zero(x: FloatArray) -> bool:
@@ -313,11 +331,13 @@ def tail_order_statistics(
     order statistics ``0 .. top`` bit for bit (equal values are equal bits: the caller
     has ruled out NaN, and -0.0 is refused). Above the median likewise. Each threshold
     is the normal quantile, of ``centre`` and ``spread``, at a share of the values a
-    little larger than the tail needs (`TAIL_SLACK`): two comparisons and one
-    extraction per value instead of two partitions. Writes the columns found into
-    ``out`` (len(wanted), k) and returns which they are; a column the guess missed
-    (too few values past a threshold, or more than a quarter) or with -0.0 past a
-    threshold is left to the caller.
+    little larger than the tail needs (`TAIL_SLACK`). Per tail: one comparison of
+    every value, the positions past it (by column, then row: each column's count is
+    where the column's first position falls), and a sort of those few values per
+    column, padded to one width. Writes the columns found into ``out``
+    (len(wanted), k) and returns which they are; a column the guess missed (too few
+    values past a threshold, or more than a quarter) or with -0.0 past a threshold
+    is left to the caller.
     """
     n, k = x.shape
     found = np.zeros(k, dtype=bool)
@@ -330,45 +350,59 @@ def tail_order_statistics(
     low, high = wanted[wanted < n // 2], wanted[wanted >= n // 2]
     need, t = _thresholds(n, low, high, mid, sd)
     found &= t[0] < t[1]  # the two tails must not meet
-    t = [np.where(found, t[0], -np.inf), np.where(found, t[1], np.inf)]
-    past, high_side = _masks(k, n)
-    np.less_equal(xt, t[0][:, None], out=past)
-    np.greater_equal(xt, t[1][:, None], out=high_side)
-    past |= high_side
-    flat = np.flatnonzero(past)  # by column, then by row
-    col = flat // n
-    vals = xt.reshape(-1)[flat]
-    is_low = vals <= t[0][col]
-    counts = [
-        np.bincount(col[is_low], minlength=k),
-        np.bincount(col[~is_low], minlength=k),
-    ]
-    for c, want in zip(counts, need, strict=True):
-        found &= (c >= want) & (c <= n // 4)
-    # every zero of a column is past a threshold or none is: -0.0 there is refused
-    found[col[vals.view(np.int64) == _NEGATIVE_ZERO]] = False
-    if not found.any():
-        return found
-    if not found.all():
-        keep = found[col]
-        vals, col = vals[keep], col[keep]
-    cols = np.flatnonzero(found)
-    n_lo, n_hi = counts[0][cols], counts[1][cols]
-    tally = n_lo + n_hi
-    width = int(tally.max())
-    pad = np.full((cols.size, width), np.inf)
-    starts = np.cumsum(tally) - tally
-    at = np.arange(vals.size) - np.repeat(starts, tally)
-    pad[np.repeat(np.arange(cols.size), tally), at] = vals
-    pad.sort(axis=1)  # each column's low tail, then its high tail, then the pad
-    sel = np.arange(cols.size)[:, None]
-    for below, idx in ((True, low), (False, high)):
+    past = _mask(k, n)
+    flat = xt.reshape(-1)
+    edges = np.arange(k + 1) * n
+    tails: list[tuple[bool, npt.NDArray[np.intp], FloatArray, npt.NDArray[np.intp]]] = []
+    for below, idx, threshold, want in zip(
+        (True, False), (low, high), t, need, strict=True
+    ):
         if not idx.size:
             continue
-        # order statistic i: the low tail's i-th; the high tail's i - (n - n_hi)-th
-        pick = idx[None, :] if below else n_lo[:, None] + idx[None, :] - (n - n_hi)[:, None]
-        out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[sel, pick].T
+        if below:
+            np.less_equal(xt, np.where(found, threshold, -np.inf)[:, None], out=past)
+        else:
+            np.greater_equal(xt, np.where(found, threshold, np.inf)[:, None], out=past)
+        at = flat_positions(past)  # by column, then by row
+        count = np.diff(np.searchsorted(at, edges))
+        found &= (count >= want) & (count <= n // 4)
+        vals = flat[at]
+        # every zero of a column is past a threshold or none is: -0.0 there is refused
+        zero = vals.view(np.int64) == _NEGATIVE_ZERO
+        if zero.any():
+            found[at[zero] // n] = False
+        tails.append((below, idx, vals, count))
+    if not found.any():
+        return found
+    cols = np.flatnonzero(found)
+    for below, idx, past_vals, count in tails:
+        vals = past_vals if found.all() else past_vals[np.repeat(found, count)]
+        tally = count[cols]
+        width = int(tally.max())
+        pad = np.full((cols.size, width), np.inf if below else -np.inf)
+        pad[np.arange(width) < tally[:, None]] = vals
+        pad.sort(axis=1)  # the tail in order; the pad after it (low) or before (high)
+        # order statistic i: the low tail's i-th; the high tail's (n - 1 - i)-th
+        # from the top, which the sorted pad holds at width - n + i
+        pick = idx if below else idx + (width - n)
+        out[np.searchsorted(wanted, idx)[:, None], cols[None, :]] = pad[:, pick].T
     return found
+
+
+def flat_positions(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.intp]:
+    """``numpy.flatnonzero(mask)``, the same positions, for a sparse boolean mask.
+
+    numpy finds a sparse mask's positions one at a time (a branch per position,
+    mispredicted); packed eight to a byte, the bytes holding one are dense enough for
+    its branch-free loop, and only their bits are looked at again: about a third less
+    time at the pairs' 3% (one tail's values past its threshold).
+    """
+    packed = np.packbits(mask.reshape(-1))  # the first of each eight in the high bit
+    hit = np.flatnonzero(packed.view(np.bool_))
+    bits = np.unpackbits(packed[hit])
+    at = np.flatnonzero(bits.view(np.bool_))
+    out: npt.NDArray[np.intp] = (hit[at >> 3] << 3) + (at & 7)
+    return out
 
 
 def _thresholds(
@@ -396,30 +430,33 @@ def _thresholds(
 
 _SCRATCH = threading.local()
 MASK_CACHE = 2**21
-"""Largest masks (bytes) `_masks` keeps for the next call of its thread."""
+"""Largest mask (bytes) `_mask` keeps for the next call of its thread."""
 
 
-def _masks(k: int, n: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """Two (k, n) boolean arrays for `tail_order_statistics`, kept from call to call
-    (per thread) up to `MASK_CACHE` bytes: a fresh pair each time costs its page faults
-    again, as much as the comparisons that fill them."""
+def _mask(k: int, n: int) -> npt.NDArray[np.bool_]:
+    """A (k, n) boolean array for `tail_order_statistics`, kept from call to call (per
+    thread) up to `MASK_CACHE` bytes: a fresh one each time costs its page faults
+    again, as much as the comparison that fills it."""
     if k * n > MASK_CACHE:
-        return np.empty((k, n), dtype=bool), np.empty((k, n), dtype=bool)
-    held = getattr(_SCRATCH, "masks", None)
-    if held is None or held.size < 2 * k * n:
-        held = _SCRATCH.masks = np.empty(2 * max(k * n, 2**16), dtype=bool)
-    return held[: k * n].reshape(k, n), held[k * n : 2 * k * n].reshape(k, n)
+        return np.empty((k, n), dtype=bool)
+    held = getattr(_SCRATCH, "mask", None)
+    if held is None or held.size < k * n:
+        held = _SCRATCH.mask = np.empty(max(k * n, 2**16), dtype=bool)
+    out: npt.NDArray[np.bool_] = held[: k * n].reshape(k, n)
+    return out
 
 
 def _renumbered(
-    rows: FloatArray, ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp]
-) -> tuple[FloatArray, npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp]
+) -> tuple[
+    npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp]
+]:
     """The rows the pairs name, renumbered in the order the pairs first name them.
 
-    Returns ``(zt, pa, pb, starts)``: the rows as one contiguous copy, the pairs'
-    positions in it, and where the runs of pairs ``(a, b), (a, b + 1), ...`` start
-    (with the end last): all pairs of a model with the models after it in a ranking
-    read one slice of rows against one row instead of gathering two rows per pair.
+    Returns ``(seen, pa, pb, starts)``: the rows in that order, the pairs' positions
+    in it, and where the runs of pairs ``(a, b), (a, b + 1), ...`` start (with the end
+    last): all pairs of a model with the models after it in a ranking read one slice
+    of renumbered rows against one row instead of gathering two rows per pair.
     """
     ends = np.column_stack([ia, ib]).reshape(-1)
     cols, first = np.unique(ends, return_index=True)
@@ -427,10 +464,15 @@ def _renumbered(
     pos = np.empty(int(cols[-1]) + 1 if cols.size else 0, dtype=np.intp)
     pos[seen] = np.arange(seen.size)
     pa, pb = pos[ia], pos[ib]
-    zt = np.ascontiguousarray(rows[seen])
     cut = np.flatnonzero((pa[1:] != pa[:-1]) | (pb[1:] != pb[:-1] + 1)) + 1
     starts = np.concatenate([[0], cut, [pa.size]]).astype(np.intp)
-    return zt, pa, pb, starts
+    return seen, pa, pb, starts
+
+
+BLOCK_BYTES = 2**21
+"""Largest block of renumbered rows `difference_rows` copies at once (numpy maps arrays
+of 4 MiB or more in huge pages, which this project's benchmark machine is slow to
+touch the first time; 200 models' replicates are 16 MB)."""
 
 
 def difference_rows(
@@ -440,32 +482,46 @@ def difference_rows(
     at a time in one reused buffer (valid until the next chunk).
 
     The same subtraction of each element as ``rows[ia] - rows[ib]``, without the two
-    gathered temporaries: runs of pairs (`_renumbered`) subtract a slice of rows from
-    one row; other pairs gather into the buffer.
+    gathered temporaries: runs of pairs (`_renumbered`) subtract slices of the rows,
+    copied renumbered in blocks (`BLOCK_BYTES`), from one row; other pairs gather
+    into the buffer.
     """
     if not ia.size:
         return
-    zt, pa, pb, starts = _renumbered(rows, ia, ib)
+    seen, pa, pb, starts = _renumbered(ia, ib)
     width = min(chunk, ia.size)
-    buf = np.empty((width, zt.shape[1]))
-    short = 4 * (starts.size - 1) > pa.size  # short runs: gather both rows of each pair
-    other = np.empty((width, zt.shape[1])) if short else buf
+    buf = np.empty((width, rows.shape[1]))
+    if 4 * (starts.size - 1) > pa.size:  # short runs: gather both rows of each pair
+        other = np.empty((width, rows.shape[1]))
+        for p0 in range(0, ia.size, chunk):
+            p1 = min(ia.size, p0 + chunk)
+            d, e = buf[: p1 - p0], other[: p1 - p0]
+            np.take(rows, ia[p0:p1], axis=0, out=d)
+            np.take(rows, ib[p0:p1], axis=0, out=e)
+            d -= e
+            yield p0, d
+        return
+    per = max(1, BLOCK_BYTES // max(1, rows.shape[1] * rows.itemsize))
+    blocks = [
+        np.ascontiguousarray(rows[seen[i : i + per]]) for i in range(0, seen.size, per)
+    ]
     for p0 in range(0, ia.size, chunk):
         p1 = min(ia.size, p0 + chunk)
         d = buf[: p1 - p0]
-        if short:
-            e = other[: p1 - p0]
-            np.take(zt, pa[p0:p1], axis=0, out=d)
-            np.take(zt, pb[p0:p1], axis=0, out=e)
-            d -= e
-        else:
-            j = p0
-            run = int(np.searchsorted(starts, p0, side="right"))
-            while j < p1:
-                e0 = min(p1, int(starts[run]))
-                b0 = int(pb[j])
-                np.subtract(zt[pa[j]], zt[b0 : b0 + e0 - j], out=d[j - p0 : e0 - p0])
-                j, run = e0, run + 1
+        j = p0
+        run = int(np.searchsorted(starts, p0, side="right"))
+        while j < p1:
+            e0 = min(p1, int(starts[run]))
+            a, b0 = int(pa[j]), int(pb[j])
+            first = blocks[a // per][a % per]
+            while j < e0:  # the run's second rows, block by block
+                blk, at = divmod(b0, per)
+                take = min(e0 - j, per - at)
+                np.subtract(
+                    first, blocks[blk][at : at + take], out=d[j - p0 : j - p0 + take]
+                )
+                j, b0 = j + take, b0 + take
+            run += 1
         yield p0, d
 
 
@@ -517,7 +573,7 @@ def abs_diff_row_max(
 
 
 def abs_diff_row_max_from(
-    z: FloatArray,
+    z: FloatArray | Sequence[FloatArray],
     ia: npt.NDArray[np.intp],
     ib: npt.NDArray[np.intp],
     scale: FloatArray,
@@ -527,7 +583,10 @@ def abs_diff_row_max_from(
 
     Returns an array whose order statistics ``k, k + 1, ...`` are those of
     ``abs_diff_row_max(z, ia, ib, scale)`` bit for bit; rows below the k-th are -inf
-    or their true value. For a quantile at or above the k-th, the same numbers.
+    or their true value. For a quantile at or above the k-th, the same numbers. `z`
+    may be given as consecutive blocks of its rows (the same numbers: every step is
+    row by row but the k-th order statistic of the lower bounds), so that it is
+    never held as one array of 4 MiB or more (numpy maps those in huge pages).
 
     Branch and bound: the columns of `z` (the models) are cut into groups of about
     ``sqrt(width)``; a block of pairs between groups g and h can reach at most
@@ -538,27 +597,37 @@ def abs_diff_row_max_from(
     bound reaches ``lam``. A row whose computed maximum reaches ``lam`` is exact (every
     block left out is below it); every other row's true maximum is below ``lam``.
     """
-    rows, width = z.shape
+    parts = [z] if isinstance(z, np.ndarray) else list(z)
+    offsets = np.cumsum([0] + [p.shape[0] for p in parts])
+    rows, width = int(offsets[-1]), parts[0].shape[1]
     out = np.full(rows, -np.inf)
     if not ia.size or rows == 0:
         return out
     sd = np.full((width, width), np.inf)
     sd[ia, ib] = scale
     sd[ib, ia] = scale
-    # lower bound of each row: the pair of its largest and smallest column
-    hi_col, lo_col = z.argmax(axis=1), z.argmin(axis=1)
-    r = np.arange(rows)
-    pair_sd = sd[hi_col, lo_col]
-    lower = np.where(
-        np.isfinite(pair_sd), np.abs(z[r, hi_col] - z[r, lo_col]) / pair_sd, -np.inf
-    )
-    lam = float(np.partition(lower, k)[k])
     size = max(1, math.isqrt(width))
     group = np.arange(width) // size
     n_groups = int(group[-1]) + 1
     starts = np.arange(0, width, size)
-    g_max = np.maximum.reduceat(z, starts, axis=1)
-    g_min = np.minimum.reduceat(z, starts, axis=1)
+    lower, g_max, g_min = [], [], []
+    for part in parts:
+        # lower bound of each row: the pair of its largest and smallest column
+        hi_col, lo_col = part.argmax(axis=1), part.argmin(axis=1)
+        r = np.arange(part.shape[0])
+        pair_sd = sd[hi_col, lo_col]
+        lower.append(
+            np.where(
+                np.isfinite(pair_sd),
+                np.abs(part[r, hi_col] - part[r, lo_col]) / pair_sd,
+                -np.inf,
+            )
+        )
+        g_max.append(np.maximum.reduceat(part, starts, axis=1))
+        g_min.append(np.minimum.reduceat(part, starts, axis=1))
+    lam = float(np.partition(np.concatenate(lower), k)[k])
+    # by group, then row: each group's column contiguous
+    top, bottom = np.concatenate(g_max).T.copy(), np.concatenate(g_min).T.copy()
     ga, gb = group[ia], group[ib]
     g1, g2 = np.minimum(ga, gb), np.maximum(ga, gb)
     block = g1 * n_groups + g2
@@ -570,15 +639,22 @@ def abs_diff_row_max_from(
             members = order[bounds[b] : bounds[b + 1]]
             if not members.size:
                 continue
-            reach = np.maximum(g_max[:, g] - g_min[:, h], g_max[:, h] - g_min[:, g])
-            reach /= scale[members].min()
+            each = scale[members]
+            reach = np.maximum(top[g] - bottom[h], top[h] - bottom[g])
+            reach /= each.min()
             need = np.flatnonzero(reach >= lam)
             if not need.size:
                 continue
-            sub = z[need]
-            d = sub[:, ia[members]] - sub[:, ib[members]]
-            np.abs(d, out=d)
-            d /= scale[members]
-            np.maximum(out[need], d.max(axis=1), out=d[:, 0])
-            out[need] = d[:, 0]
+            col_a, col_b = ia[members], ib[members]
+            cut = np.searchsorted(need, offsets).tolist()
+            for i, part in enumerate(parts):
+                if cut[i] == cut[i + 1]:
+                    continue
+                at = need[cut[i] : cut[i + 1]]
+                sub = part[at - offsets[i]]
+                d = sub[:, col_a] - sub[:, col_b]
+                np.abs(d, out=d)
+                d /= each
+                np.maximum(out[at], d.max(axis=1), out=d[:, 0])
+                out[at] = d[:, 0]
     return out
