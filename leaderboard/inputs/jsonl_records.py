@@ -91,7 +91,7 @@ def load_jsonl(
     keys_seen: dict[tuple[str, ...], Any] = {}
     plans: dict[tuple[str, ...], Any] = {}
     append = into.append
-    number = seen = 0
+    number = seen = taken = declined = 0
     fast = fast_json.in_use()
     handle = open_binary(path, shown)
     try:
@@ -101,13 +101,17 @@ def load_jsonl(
                     seen += sum(map(len, block)) + len(block)
                     fast = fast_json.use_for(seen, fast_json.RECORDS_CROSSOVER)
                 for part in _parts(block) if fast else (block,):
-                    if fast:
-                        lines = [raw for raw in part if raw] if b"" in part else part
+                    if fast and _blocks_pay(taken, declined):
+                        lines = part
+                        if b"" in part or b"\r" in part:  # blank lines, CRLF's too
+                            lines = [r for r in part if r and not r.isspace()]
                         runs = block_runs(lines, intern)
                         if runs is not None:
                             into.extend(runs)
                             number += len(part)
+                            taken += 1
                             continue
+                        declined += 1
                     number = _read_lines(
                         part, number, (shown, intern, keys_seen, plans, fast), append
                     )
@@ -115,6 +119,21 @@ def load_jsonl(
                     return
     except (OSError, EOFError, zlib.error) as exc:
         raise _gzip_error(shown, exc, number + 1) from None
+
+
+DECLINES_TRIED = 2
+"""Parts `block_runs` may decline in a file before it is asked only while it takes at
+least `TAKEN_PER_DECLINE` parts for each part it declines."""
+TAKEN_PER_DECLINE = 8
+
+
+def _blocks_pay(taken: int, declined: int) -> bool:
+    """Whether the next part goes to `block_runs` first. A declined part is decoded
+    twice (whole, then a line at a time): a file where most parts hold a line the
+    block path declines (an escaped quote in a kept text, a line with an ``error``)
+    would read slower than without it, so such a file is read a line at a time
+    after its first few declines."""
+    return declined < DECLINES_TRIED or declined * TAKEN_PER_DECLINE <= taken
 
 
 def _parts(block: list[bytes]) -> Iterator[list[bytes]]:

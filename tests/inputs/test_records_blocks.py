@@ -345,3 +345,81 @@ def test_block_path__used_by_load_runs(
     assert calls == [jsonl_records.PART, None]
     assert f"line {jsonl_records.PART + 3}" in str(caught.value)
     assert "score" in str(caught.value)
+
+
+def _spy_blocks(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each call of `block_runs` from the records reader built its part."""
+    calls: list[bool] = []
+    real = jsonl_records.block_runs
+
+    def spy(lines: list[bytes], intern: Any) -> Any:
+        runs = real(lines, intern)
+        calls.append(runs is not None)
+        return runs
+
+    monkeypatch.setattr(jsonl_records, "block_runs", spy)
+    return calls
+
+
+def _parts_file(path: Path, parts: int, odd: str | None, newline: str = "\n") -> Path:
+    """`parts` parts of `jsonl_records.PART` records; `odd`, when given, is the output
+    text of the first line of every part (one the block path declines)."""
+    lines = []
+    for i in range(parts * jsonl_records.PART):
+        rec: dict[str, Any] = {"model_id": f"m{i % 3}", "task_id": "t", "item_id": i}
+        rec["score"] = float(i % 2)
+        if odd is not None and i % jsonl_records.PART == 0:
+            rec["output"] = odd
+        lines.append(json.dumps(rec))
+    path.write_text(newline.join(lines) + newline, newline="")
+    return path
+
+
+def test_blocks__a_file_whose_every_part_declines_stops_trying_after_the_first_few(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an escaped quote in a kept text declines its whole part: 12 such parts were
+    # each decoded twice; now the block path is asked DECLINES_TRIED times only
+    path = _parts_file(tmp_path / "quoted.jsonl", 12, 'he said "hi"')
+    fast, reference = _both(monkeypatch, [path], texts=True)
+    assert fast == reference
+    calls = _spy_blocks(monkeypatch)
+    fast_json.parser()
+    monkeypatch.setattr(fast_json, "RECORDS_CROSSOVER", 0)
+    assert _outcome([path], texts=True)[0] == "runs"
+    assert calls == [False] * jsonl_records.DECLINES_TRIED
+
+
+def test_blocks__rare_declines_keep_the_block_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean = _parts_file(tmp_path / "clean.jsonl", 40, None).read_text().splitlines()
+    part = jsonl_records.PART
+    for at in (10 * part, 25 * part, 38 * part):  # three parts declined among forty
+        rec = json.loads(clean[at])
+        rec["output"] = 'a "quoted" answer'
+        clean[at] = json.dumps(rec)
+    path = tmp_path / "rare.jsonl"
+    path.write_text("\n".join(clean) + "\n")
+    calls = _spy_blocks(monkeypatch)
+    fast_json.parser()
+    monkeypatch.setattr(fast_json, "RECORDS_CROSSOVER", 0)
+    assert _outcome([path], texts=True)[0] == "runs"
+    assert len(calls) >= 40
+    assert calls.count(False) == 3
+
+
+def test_blocks__crlf_blank_lines_are_skipped_not_declined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _parts_file(tmp_path / "crlf.jsonl", 3, None, newline="\r\n")
+    text = path.read_bytes().replace(b"\r\n", b"\r\n\r\n", 7)  # blank CRLF lines
+    path.write_bytes(text)
+    fast, reference = _both(monkeypatch, [path])
+    assert fast == reference
+    assert fast[0] == "runs"
+    calls = _spy_blocks(monkeypatch)
+    monkeypatch.setattr(fast_json, "RECORDS_CROSSOVER", 0)
+    _outcome([path])
+    assert len(calls) >= 3
+    assert all(calls)
