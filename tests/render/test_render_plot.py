@@ -6,7 +6,7 @@ import itertools
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from leaderboard.render.plot import (
@@ -149,10 +149,15 @@ def test_fit_label__exact_width(label: str, width: int) -> None:
     st.floats(min_value=-5, max_value=5, allow_nan=False),
     st.floats(min_value=0, max_value=3, allow_nan=False),
 )
+@example(0.3, 1e-9)  # the axis starts one unit in the last place above lo
+@example(0.302, 1e-9)
 def test_nice_ticks__cover_the_range(lo: float, span: float) -> None:
     d_lo, d_hi, ticks = nice_ticks(lo, lo + span)
-    # Within a billionth of the axis (rounding noise is not worth a wider axis).
-    tol = 1e-9 * (d_hi - d_lo)
+    # Within a billionth of the axis (rounding noise is not worth a wider axis), or
+    # within what floats hold at the axis' magnitude: at lo=0.3 and a span of 1e-9 the
+    # axis starts at 6e8 steps of 5e-10, 0.30000000000000004, one unit in the last
+    # place above lo and 1.1e-7 of the axis (hypothesis found it: lo=0.302, 1e-9).
+    tol = max(1e-9 * (d_hi - d_lo), 4 * math.ulp(max(abs(d_lo), abs(d_hi))))
     assert d_lo <= lo + tol
     assert d_hi >= lo + span - tol
     assert 2 <= len(ticks) <= 12
