@@ -8,6 +8,11 @@ made, again in the run's collections and in the full one at the interpreter's ex
 (20-41 ms of collections in the run at load 2); paused and frozen, it skips them (3-12
 ms). It collects the run's own objects as before. Merely pausing it made things
 worse: the first collections after the pause scanned them all at once (49-110 ms).
+The price: the few cycles the imports leave as garbage are frozen too, never
+collected (about 490 objects, 0.3 MB of 22 MB, measured by unfreezing and
+collecting), held until a command that lives seconds exits; a collection before the
+freeze would cost most of what the freeze saves. Only the command enters here: the
+action's entry does not.
 """
 
 from __future__ import annotations

@@ -236,3 +236,14 @@ def test_flat_positions__numpy_flatnonzero(share: float, size: int) -> None:
         got = flat_positions(mask.reshape(shape))
         assert got.dtype == np.intp
         assert np.array_equal(got, np.flatnonzero(mask))
+
+
+def test_flat_positions__leans_on_numpy_reading_any_nonzero_byte_as_true() -> None:
+    # flat_positions views packed bytes (0x81, 0x40, ...) as booleans: numpy's
+    # flatnonzero must take every nonzero byte as True, not only 0x01. A numpy that
+    # assumed booleans are 0 or 1 would lose positions silently; this fails first.
+    packed = np.array([0x00, 0x81, 0x40, 0x00, 0xFF, 0x02], dtype=np.uint8)
+    assert np.flatnonzero(packed.view(np.bool_)).tolist() == [1, 2, 4, 5]
+    mask = np.zeros(48, dtype=bool)
+    mask[[8, 15, 17, 32, 39, 46]] = True  # the high and low bit of several bytes
+    assert flat_positions(mask).tolist() == [8, 15, 17, 32, 39, 46]
