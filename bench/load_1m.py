@@ -89,7 +89,11 @@ def write_files(directory: Path, records: int) -> tuple[Path, Path]:
 def measure(path: Path) -> str:
     """Load `path` in a fresh interpreter; return its figures (and the bare parse's)."""
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path)], check=True, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],  # this checkout's package, not the cwd's
     ).stdout.split()
     count, seconds, cpu, bare, bare_cpu, base, peak = out  # best of 3 each
     base, peak = str(round(float(base))), str(round(float(peak)))

@@ -41,6 +41,8 @@ from pathlib import Path
 
 import leaderboard
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def write_records(path: Path) -> None:
     rng = random.Random(0)
@@ -61,7 +63,9 @@ def write_records(path: Path) -> None:
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, env=env, capture_output=True, check=False)
+    # from this checkout: ``python -c`` and ``-m`` import the current folder's package
+    # first, whatever PYTHONPATH says
+    done = subprocess.run(cmd, env=env, capture_output=True, check=False, cwd=ROOT)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
