@@ -87,12 +87,26 @@ def _typed() -> tuple[
     return msgspec.json.Decoder(line).decode, msgspec.structs.astuple, errors, unset
 
 
+def _printable(values: Sequence[Any]) -> bool:
+    """Whether no string among `values` is empty or unprintable (each distinct one
+    checked once)."""
+    return not any(
+        type(value) is str and (not value or not value.isprintable())
+        for value in set(values)
+    )
+
+
 def _ids(values: Sequence[Any], intern: Intern) -> list[str] | None:
     """`values` (strings) interned, or None if any is empty or not printable."""
-    for value in set(values):
-        if not value or not value.isprintable():
-            return None
-    return list(map(intern, values))
+    return list(map(intern, values)) if _printable(values) else None
+
+
+def _nothing_given(values: Sequence[Any], unset: object) -> bool:
+    """Whether every line leaves the field out or gives it as null."""
+    return values.count(unset) == len(values) or set(map(type, values)) <= {
+        type(None),
+        type(unset),
+    }
 
 
 def _optional_ids(  # noqa: PLR0911 - one return a kind of column
@@ -106,17 +120,12 @@ def _optional_ids(  # noqa: PLR0911 - one return a kind of column
     types = list(map(type, values))
     strings = types.count(str)
     if strings == len(values):  # strings only: no set of kinds to make
-        for value in set(values):
-            if not value or not value.isprintable():
-                return None
-        return list(map(intern, values)), strings
+        return (list(map(intern, values)), strings) if _printable(values) else None
     kinds = set(types)
     if kinds <= {type(None), type(unset)}:
         return [None] * len(values), 0
-    if strings:
-        for value in set(values):
-            if type(value) is str and (not value or not value.isprintable()):
-                return None
+    if strings and not _printable(values):
+        return None
     if kinds == {str}:
         return list(map(intern, values)), strings
     if kinds == {int} and integer_ok:
@@ -207,10 +216,7 @@ def block_runs(  # noqa: PLR0911, PLR0915 - one decline a check
 def _weights(values: Sequence[Any], unset: object) -> list[float] | None:
     """Each record's weight: 1.0 where null or absent; None if one is not a finite
     number > 0 (integers up to `MAX_INTEGER`)."""
-    if values.count(unset) == len(values) or set(map(type, values)) <= {
-        type(None),
-        type(unset),
-    }:
+    if _nothing_given(values, unset):
         return [1.0] * len(values)
     out = []
     for value in values:
@@ -228,10 +234,7 @@ def _weights(values: Sequence[Any], unset: object) -> list[float] | None:
 def _samples(values: Sequence[Any], unset: object) -> list[int | None] | None:
     """Each record's sample (None where null or absent); None if one is negative or
     of over 4000 digits (the full reader refuses both)."""
-    if values.count(unset) == len(values) or set(map(type, values)) <= {
-        type(None),
-        type(unset),
-    }:
+    if _nothing_given(values, unset):
         return [None] * len(values)
     out = [None if value is unset else value for value in values]
     present = [value for value in out if value is not None]
