@@ -7,15 +7,14 @@ them into `EvalRun` records; `sources.check_runs` checks them across files.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import logging
 import os
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from operator import attrgetter
 
+from leaderboard._gc import collector_paused
 from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs.frameworks import (
     TASK_WEIGHTS,
@@ -105,7 +104,7 @@ def load_runs(
     wanted = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     model = check_model_id("--model-id", model_id) if model_id is not None else None
     options = ReadOptions(metrics=wanted, task_weights=task_weights, model_id=model)
-    with _no_cyclic_gc(), keeping_texts(texts):
+    with collector_paused(), keeping_texts(texts):
         try:
             runs, sources = collect(paths, format, options, root=root)
             if task_weights == "items":
@@ -135,23 +134,6 @@ def _weigh_by_items(runs: list[EvalRun]) -> list[EvalRun]:
         else dataclasses.replace(run, weight=run.weight * len(items[run.task_id]))
         for run in runs
     ]
-
-
-@contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cycle collector while records are read.
-
-    A million records are a million long-lived objects: each collection of the
-    oldest generation walks all of them (a third of the loading time). Records hold
-    no cycles, so reference counting frees everything that is dropped meanwhile.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def load_runs_noting(

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import TypeAdapter
 
+from leaderboard._gc import collector_paused
 from leaderboard._version import GENERATOR
 from leaderboard.errors import UsageError, did_you_mean
 from leaderboard.inputs import EvalRun, merge_metrics
@@ -186,6 +187,7 @@ def _warnings(d: Design, baseline_models: frozenset[str] | None = None) -> list[
     return out
 
 
+@collector_paused()
 def build_report(
     runs: Iterable[EvalRun],
     *,
@@ -307,6 +309,7 @@ def build_report(
     )
 
 
+@collector_paused()
 def report_for(req: Request) -> Report:  # noqa: PLR0915 - the stage's one entry
     """The whole report a checked `Request` asks for (see `build_report`).
 
