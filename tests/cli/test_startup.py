@@ -132,6 +132,72 @@ def test_cli_report__loads_no_module_only_the_action_uses(tmp_path: Path) -> Non
     assert loaded & unneeded == set()
 
 
+def test_cli_report__imports_no_framework_reader_for_records(tmp_path: Path) -> None:
+    # Every file read with format auto is sniffed (inputs/frameworks/sniffing.py), but
+    # a framework's reader is imported only when a file of its format is read; and
+    # difflib only for a near-miss field name.
+    records = _pull_request(tmp_path)
+    loaded = _loaded_after(
+        "import contextlib, io\n"
+        "from leaderboard.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['report', {str(records)!r}, '--baseline', 'base'])\n"
+    )
+    assert "leaderboard.inputs.frameworks.sniffing" in loaded  # the file was sniffed
+    readers = {
+        f"leaderboard.inputs.frameworks.{name}"
+        for name in (
+            "inspect_log",
+            "lm_eval",
+            "lm_eval_samples",
+            "promptfoo",
+            "evalscope",
+            "helm",
+            "livecodebench",
+            "lighteval",
+            "deepeval",
+            "swebench",
+            "_choice",
+            "_object_arrays",
+        )
+    }
+    assert loaded & (readers | {"difflib"}) == set()
+
+
+def test_framework_read__imports_only_its_reader() -> None:
+    # the readers stay importable by name, and `read` loads the one it reads with
+    loaded = _loaded_after(
+        "from pathlib import Path\n"
+        "from leaderboard.inputs.frameworks import read\n"
+        "try:\n"
+        "    read('helm', Path('no-such-run/per_instance_stats.json'))\n"
+        "except Exception:\n"
+        "    pass\n"
+    )
+    assert "leaderboard.inputs.frameworks.helm" in loaded
+    assert "leaderboard.inputs.frameworks.inspect_log" not in loaded
+
+
+def test_report_models__annotations_are_types_not_text() -> None:
+    # pydantic compiles a text annotation into a forward reference and evaluates it
+    # (176 of them, about 4 ms of every start); report.py's are evaluated as written.
+    from leaderboard import report  # noqa: PLC0415
+
+    models = [
+        v
+        for v in vars(report).values()
+        if isinstance(v, type) and issubclass(v, report.BaseModel)
+    ]
+    assert len(models) > 15
+    texts = [
+        f"{m.__name__}.{name}"
+        for m in models
+        for name, value in vars(m).get("__annotations__", {}).items()
+        if isinstance(value, str)
+    ]
+    assert texts == []
+
+
 def test_report_models__no_default_factory_has_a_text_signature() -> None:
     # pydantic reads each default factory's signature when it builds a model; a
     # builtin's (`list`'s) is parsed from text with tokenize, about 5 ms of the start.
