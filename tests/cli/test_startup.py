@@ -81,6 +81,16 @@ def _loaded_after(code: str) -> set[str]:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def _loaded_by_report(records: Path) -> set[str]:
+    """The modules a fresh interpreter holds after the CLI's report on `records`."""
+    return _loaded_after(
+        "import contextlib, io\n"
+        "from leaderboard.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['report', {str(records)!r}, '--baseline', 'base'])\n"
+    )
+
+
 def test_import_leaderboard__loads_no_stage() -> None:
     # The package's names are imported from their stages on first use: `python -m
     # leaderboard` and the `leaderboard` script import the package first, and the
@@ -111,13 +121,7 @@ def test_cli_report__loads_no_module_only_the_action_uses(tmp_path: Path) -> Non
     # The action's texts, drift table and status line; the sandbox of user templates;
     # the `html` module (its entities table; `escape.html_text` replaces the five
     # characters itself).
-    records = _pull_request(tmp_path)
-    loaded = _loaded_after(
-        "import contextlib, io\n"
-        "from leaderboard.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['report', {str(records)!r}, '--baseline', 'base'])\n"
-    )
+    loaded = _loaded_by_report(_pull_request(tmp_path))
     assert "leaderboard.render.comment" in loaded  # the run did render
     unneeded = {
         "leaderboard.render.texts",
@@ -136,31 +140,17 @@ def test_cli_report__imports_no_framework_reader_for_records(tmp_path: Path) -> 
     # Every file read with format auto is sniffed (inputs/frameworks/sniffing.py), but
     # a framework's reader is imported only when a file of its format is read; and
     # difflib only for a near-miss field name.
-    records = _pull_request(tmp_path)
-    loaded = _loaded_after(
-        "import contextlib, io\n"
-        "from leaderboard.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['report', {str(records)!r}, '--baseline', 'base'])\n"
-    )
+    loaded = _loaded_by_report(_pull_request(tmp_path))
     assert "leaderboard.inputs.frameworks.sniffing" in loaded  # the file was sniffed
+    # every module of the folder but what the sniffing and the sources use
+    shared = {"__init__", "_common", "metrics", "sniffing", "deepeval_folder"}
+    folder = ROOT / "leaderboard" / "inputs" / "frameworks"
     readers = {
-        f"leaderboard.inputs.frameworks.{name}"
-        for name in (
-            "inspect_log",
-            "lm_eval",
-            "lm_eval_samples",
-            "promptfoo",
-            "evalscope",
-            "helm",
-            "livecodebench",
-            "lighteval",
-            "deepeval",
-            "swebench",
-            "_choice",
-            "_object_arrays",
-        )
+        f"leaderboard.inputs.frameworks.{p.stem}"
+        for p in folder.glob("*.py")
+        if p.stem not in shared
     }
+    assert len(readers) >= 12  # the nine readers and their helpers
     assert loaded & (readers | {"difflib"}) == set()
 
 
