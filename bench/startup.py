@@ -17,6 +17,12 @@ The action's container run is held to 2.0x ``python -c pass`` in its image; that
 needs the image (podman), so here the in-process equivalent is printed: the CLI and
 ``import leaderboard.action`` against ``python -c pass`` on this machine.
 
+Every child must end as it should: the imports with status 0 and no output, the CLI
+with status 0 (the seeded records' verdict is no regression), its comment on standard
+output and nothing on standard error. Anything else stops the bench with the child's
+output (a failed import is reported, never timed). The ratios are printed min over
+min and median over median, with the load average before and after.
+
 Byte-compiled modules are what users run (pip and the image compile them), so the
 package is compiled first (``compileall``) and the children run without
 ``PYTHONDONTWRITEBYTECODE``.
@@ -37,7 +43,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import leaderboard
 
@@ -60,16 +68,30 @@ def write_records(path: Path) -> None:
                     out.write(json.dumps(rec) + "\n")
 
 
-def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+class Child(NamedTuple):
+    """A command to time, the exit status it must end with and what its output must
+    be: a child that fails (an import error, a changed verdict) is reported, not
+    timed."""
+
+    cmd: list[str]
+    status: int = 0
+    stdout: Callable[[str], bool] = lambda out: out == ""
+
+
+def timed(child: Child, env: dict[str, str]) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     # from this checkout: ``python -c`` and ``-m`` import the current folder's package
     # first, whatever PYTHONPATH says
-    done = subprocess.run(cmd, env=env, capture_output=True, check=False, cwd=ROOT)
+    done = subprocess.run(child.cmd, env=env, capture_output=True, check=False, cwd=ROOT)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{cmd} failed: {done.stderr.decode()[-500:]}")
+    out, err = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    if done.returncode != child.status or err or not child.stdout(out):
+        raise SystemExit(
+            f"{child.cmd} exited {done.returncode} (expected {child.status}); "
+            f"stdout {out[-300:]!r}; stderr {err[-500:]!r}"
+        )
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
@@ -101,39 +123,49 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(package.parent)
     py = sys.executable
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         records = Path(tmp) / "pr.jsonl"
         write_records(records)
+        # the seeded records give this verdict: any other output (or status) is a
+        # failed run, not a time
+        verdict = "🟢 **No regression**: **cand** vs **base**"
         cmds = {
-            "python -c pass": [py, "-c", "pass"],
-            "bare imports": [py, "-c", "import numpy, pydantic, jinja2"],
-            "bare imports, frozen": [
-                py,
-                "-c",
-                "import gc; gc.disable(); import numpy, pydantic, jinja2; "
-                "gc.freeze(); gc.enable()",
-            ],
-            "import leaderboard": [py, "-c", "import leaderboard"],
-            "import leaderboard.action": [py, "-c", "import leaderboard.action"],
-            "CLI, 2 x 500": [
-                py,
-                "-m",
-                "leaderboard",
-                "report",
-                str(records),
-                "--baseline",
-                "base",
-            ],
+            "python -c pass": Child([py, "-c", "pass"]),
+            "bare imports": Child([py, "-c", "import numpy, pydantic, jinja2"]),
+            "bare imports, frozen": Child(
+                [
+                    py,
+                    "-c",
+                    "import gc; gc.disable(); import numpy, pydantic, jinja2; "
+                    "gc.freeze(); gc.enable()",
+                ]
+            ),
+            "import leaderboard": Child([py, "-c", "import leaderboard"]),
+            "import leaderboard.action": Child([py, "-c", "import leaderboard.action"]),
+            "CLI, 2 x 500": Child(
+                [py, "-m", "leaderboard", "report", str(records), "--baseline", "base"],
+                stdout=lambda out: out.startswith(verdict),
+            ),
         }
         got: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
         for _ in range(args.rounds):
-            for name, cmd in cmds.items():
-                got[name].append(timed(cmd, env))
+            for name, child in cmds.items():
+                got[name].append(timed(child, env))
     best = table(f"Startup, {args.rounds} interleaved rounds (min / median)", got)
     cli, bare, nothing = best["CLI, 2 x 500"], best["bare imports"], best["python -c pass"]
     print(
         f"  CLI / bare imports: {cli[0] / bare[0]:.2f}x wall, {cli[1] / bare[1]:.2f}x CPU"
         "   (goal <= 2.0x)"
+    )
+    middle = {
+        name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
+        for name, runs in got.items()
+    }
+    cli_m, bare_m = middle["CLI, 2 x 500"], middle["bare imports"]
+    print(
+        f"  the same, median over median: {cli_m[0] / bare_m[0]:.2f}x wall, "
+        f"{cli_m[1] / bare_m[1]:.2f}x CPU"
     )
     frozen = best["bare imports, frozen"]
     print(
@@ -144,6 +176,7 @@ def main() -> None:
         f"  CLI / python -c pass: {cli[0] / nothing[0]:.1f}x wall, "
         f"{cli[1] / nothing[1]:.1f}x CPU   (the container's own: bench/container.py)"
     )
+    print(f"  load average before / after: {load[0]:.2f} / {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ line, blank lines allowed.
 
 A million records load in about 1.2-1.5 times a bare `json.loads` of each line
 (`make bench`; docs/frameworks.md, "Real sizes"): lines are split a megabyte at a
-time; in a file past `fast_json.RECORDS_CROSSOVER` each part of `PART` lines goes first
+time; in a file past `fast_json.records_crossover` each part of `PART` lines goes first
 through `jsonl_blocks.block_runs` (typed decoding by msgspec, checks and records a
 column at a time). A part it declines, and every line of a smaller file, goes line by
 line: through `fast_record` (msgspec, no hooks, one pass of checks) once msgspec is
@@ -80,7 +80,7 @@ def load_jsonl(
     """Append the records of a JSON Lines file to `into`, stopping past `limit` in all.
 
     What `load_runs` uses, without a generator between the lines and the list. Once
-    the file has reached `fast_json.RECORDS_CROSSOVER` bytes (or msgspec is loaded
+    the file has reached `fast_json.records_crossover` bytes (or msgspec is loaded
     already), each block of lines is decoded whole into typed lines and built in
     columns (`jsonl_blocks.block_runs`); a block it declines, and every block of a
     smaller file, is read a line at a time (`fast_record` with msgspec, else the full
@@ -93,13 +93,14 @@ def load_jsonl(
     append = into.append
     number = seen = taken = declined = 0
     fast = fast_json.in_use()
+    crossover = fast_json.records_crossover()
     handle = open_binary(path, shown)
     try:
         with handle:
             for block in _line_blocks(handle, shown):
                 if not fast:
                     seen += sum(map(len, block)) + len(block)
-                    fast = fast_json.use_for(seen, fast_json.RECORDS_CROSSOVER)
+                    fast = fast_json.use_for(seen, crossover)
                 for part in _parts(block) if fast else (block,):
                     if fast and _blocks_pay(taken, declined):
                         lines = part

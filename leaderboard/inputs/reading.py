@@ -12,7 +12,6 @@ to 1.0; a JSON ``null`` or an empty CSV cell of an optional field means absent.
 
 from __future__ import annotations
 
-import difflib
 import gzip
 import json
 import math
@@ -564,6 +563,8 @@ def suggest(key: str) -> str | None:
     for field in _SUGGESTED:
         if field.replace("_", "") == squashed:
             return field
+    import difflib  # noqa: PLC0415 - only a near-miss needs it (not every run's import)
+
     close = difflib.get_close_matches(norm, _SUGGESTED, n=1, cutoff=0.8)
     return close[0] if close else None
 

@@ -17,14 +17,13 @@ import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leaderboard.errors import InputError, UsageError
 from leaderboard.inputs import frameworks, reading
 from leaderboard.inputs.csv_records import iter_csv
 from leaderboard.inputs.frameworks import FormatWarning, ReadOptions
 from leaderboard.inputs.frameworks.deepeval_folder import check_named, own_files
-from leaderboard.inputs.frameworks.inspect_log import LogIdentity, log_identity
 from leaderboard.inputs.globbing import expand_glob
 from leaderboard.inputs.json_records import iter_json
 from leaderboard.inputs.jsonl_records import iter_jsonl, load_jsonl
@@ -39,6 +38,9 @@ from leaderboard.inputs.reading import (
     relocate,
 )
 from leaderboard.inputs.records import EvalRun
+
+if TYPE_CHECKING:
+    from leaderboard.inputs.frameworks.inspect_log import LogIdentity
 
 #: "read FILE: N records" for each file, at INFO (the action shows it in its log).
 log = logging.getLogger("leaderboard.inputs")
@@ -192,6 +194,11 @@ def _superseded(sources: list[Source]) -> list[Source]:
     ids: dict[Source, LogIdentity] = {}
     for source in sources:
         if source.reader == "inspect":
+            # Inspect's reader, imported only when an Inspect log is read
+            from leaderboard.inputs.frameworks.inspect_log import (  # noqa: PLC0415
+                log_identity,
+            )
+
             found = log_identity(source.path)
             if found is not None:
                 ids[source] = found

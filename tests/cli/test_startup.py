@@ -81,6 +81,16 @@ def _loaded_after(code: str) -> set[str]:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
+def _loaded_by_report(records: Path) -> set[str]:
+    """The modules a fresh interpreter holds after the CLI's report on `records`."""
+    return _loaded_after(
+        "import contextlib, io\n"
+        "from leaderboard.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['report', {str(records)!r}, '--baseline', 'base'])\n"
+    )
+
+
 def test_import_leaderboard__loads_no_stage() -> None:
     # The package's names are imported from their stages on first use: `python -m
     # leaderboard` and the `leaderboard` script import the package first, and the
@@ -111,13 +121,7 @@ def test_cli_report__loads_no_module_only_the_action_uses(tmp_path: Path) -> Non
     # The action's texts, drift table and status line; the sandbox of user templates;
     # the `html` module (its entities table; `escape.html_text` replaces the five
     # characters itself).
-    records = _pull_request(tmp_path)
-    loaded = _loaded_after(
-        "import contextlib, io\n"
-        "from leaderboard.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['report', {str(records)!r}, '--baseline', 'base'])\n"
-    )
+    loaded = _loaded_by_report(_pull_request(tmp_path))
     assert "leaderboard.render.comment" in loaded  # the run did render
     unneeded = {
         "leaderboard.render.texts",
@@ -130,6 +134,58 @@ def test_cli_report__loads_no_module_only_the_action_uses(tmp_path: Path) -> Non
         "jinja2.sandbox",
     }
     assert loaded & unneeded == set()
+
+
+def test_cli_report__imports_no_framework_reader_for_records(tmp_path: Path) -> None:
+    # Every file read with format auto is sniffed (inputs/frameworks/sniffing.py), but
+    # a framework's reader is imported only when a file of its format is read; and
+    # difflib only for a near-miss field name.
+    loaded = _loaded_by_report(_pull_request(tmp_path))
+    assert "leaderboard.inputs.frameworks.sniffing" in loaded  # the file was sniffed
+    # every module of the folder but what the sniffing and the sources use
+    shared = {"__init__", "_common", "metrics", "sniffing", "deepeval_folder"}
+    folder = ROOT / "leaderboard" / "inputs" / "frameworks"
+    readers = {
+        f"leaderboard.inputs.frameworks.{p.stem}"
+        for p in folder.glob("*.py")
+        if p.stem not in shared
+    }
+    assert len(readers) >= 12  # the nine readers and their helpers
+    assert loaded & (readers | {"difflib"}) == set()
+
+
+def test_framework_read__imports_only_its_reader() -> None:
+    # the readers stay importable by name, and `read` loads the one it reads with
+    loaded = _loaded_after(
+        "from pathlib import Path\n"
+        "from leaderboard.inputs.frameworks import read\n"
+        "try:\n"
+        "    read('helm', Path('no-such-run/per_instance_stats.json'))\n"
+        "except Exception:\n"
+        "    pass\n"
+    )
+    assert "leaderboard.inputs.frameworks.helm" in loaded
+    assert "leaderboard.inputs.frameworks.inspect_log" not in loaded
+
+
+def test_report_models__annotations_are_types_not_text() -> None:
+    # pydantic compiles a text annotation into a forward reference and evaluates it
+    # (176 of them, about 4 ms of every start); report.py's are evaluated as written.
+    from leaderboard import report  # noqa: PLC0415
+
+    models = [
+        v
+        for v in vars(report).values()
+        if isinstance(v, type) and issubclass(v, report.BaseModel)
+    ]
+    assert len(models) > 15
+    texts = [
+        f"{m.__name__}.{name}"
+        for m in models
+        for name, value in vars(m).get("__annotations__", {}).items()
+        if isinstance(value, str)
+    ]
+    assert texts == []
 
 
 def test_report_models__no_default_factory_has_a_text_signature() -> None:

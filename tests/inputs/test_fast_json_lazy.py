@@ -111,6 +111,33 @@ def test_large_records_file__imports_msgspec(tmp_path: Path) -> None:
     assert imported
 
 
+def test_records_crossover__lower_once_msgspec_imports_are_loaded(tmp_path: Path) -> None:
+    # The command line and the action import pydantic (typing_extensions, inspect)
+    # before they read: msgspec's import is then a few milliseconds, and a records
+    # file pays for it from RECORDS_CROSSOVER_WARM; without them, from
+    # RECORDS_CROSSOVER (test_small_files: the same file, no msgspec).
+    path = _records(tmp_path / "mid.jsonl", 1000)
+    size = path.stat().st_size
+    assert fast_json.RECORDS_CROSSOVER_WARM <= size < fast_json.RECORDS_CROSSOVER
+    code = (
+        "import json, sys\n"
+        "import pydantic\n"
+        "from leaderboard.inputs import fast_json, load_runs\n"
+        f"runs = load_runs({str(path)!r})\n"
+        "print(json.dumps([len(runs), fast_json.warm(), 'msgspec' in sys.modules]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        cwd=ROOT,
+    )
+    assert json.loads(done.stdout) == [1000, True, True]
+    assert _child([path]) == ([1000], False)
+
+
 def test_use_for__loads_at_the_crossover_only(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded: list[int] = []
     monkeypatch.setattr(fast_json, "in_use", lambda: bool(loaded))

@@ -1,7 +1,9 @@
 """Readers for the output of eval frameworks (Inspect, lm-eval, promptfoo, and more).
 
-`sniff` tells a framework's file by its content; `read` turns it into `EvalRun`
-records. ``leaderboard.inputs.load_runs`` calls both (``format="auto"`` sniffs each
+`sniff` tells a framework's file by its content (`sniffing`, which every file read
+with ``format: "auto"`` goes through); `read` turns it into `EvalRun` records,
+importing the framework's reader only then: a run that reads records alone imports
+none of them. ``leaderboard.inputs.load_runs`` calls both (``format="auto"`` sniffs each
 file; a framework name reads every file with that reader). None needs the framework
 installed. The rules (one score per task, which scores map to [0, 1] and how) are in
 docs/frameworks.md, `leaderboard.inputs.frameworks.metrics` and the readers'
@@ -13,23 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from leaderboard.inputs import reading
-from leaderboard.inputs.frameworks import (
-    evalscope,
-    helm,
-    lighteval,
-    livecodebench,
-    lm_eval,
-    lm_eval_samples,
-    promptfoo,
-)
 from leaderboard.inputs.frameworks._common import DefaultChoice, FormatWarning
-from leaderboard.inputs.frameworks.deepeval import read_deepeval
-from leaderboard.inputs.frameworks.deepeval import sniff as _sniff_deepeval
-from leaderboard.inputs.frameworks.inspect_log import read_inspect
-from leaderboard.inputs.frameworks.inspect_log import sniff as _sniff_inspect
 from leaderboard.inputs.frameworks.metrics import TASK_WEIGHTS, ReadOptions
-from leaderboard.inputs.frameworks.swebench import read_swebench
-from leaderboard.inputs.frameworks.swebench import sniff as _sniff_swebench
+from leaderboard.inputs.frameworks.sniffing import sniff
 from leaderboard.inputs.records import EvalRun
 
 __all__ = [
@@ -46,43 +34,8 @@ __all__ = [
 FRAMEWORK_FORMATS = reading.FRAMEWORK_FORMATS
 FORMAT_HINT = reading.FORMAT_HINT
 
-
-def sniff(path: Path, head: bytes) -> str | None:  # noqa: PLR0911 - one per framework
-    """Name the framework that wrote a file, judged by its content.
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        The file (opened only to list a zip archive's members when `head` does not
-        show them).
-    head : bytes
-        Its first bytes (64 KiB), already un-gzipped.
-
-    Returns
-    -------
-    str or None
-        One of `FRAMEWORK_FORMATS`, or None for anything else.
-        Never raises.
-    """
-    if _sniff_inspect(path, head):
-        return "inspect"
-    if promptfoo.sniff(head):  # before lm-eval: both can start {"results": {
-        return "promptfoo"
-    if lighteval.sniff(path, head):  # before lm-eval: both have `results`
-        return "lighteval"
-    if lm_eval.sniff(head):
-        return "lm-eval"
-    if evalscope.sniff(head):
-        return "evalscope"
-    if helm.sniff(head):
-        return "helm"
-    if livecodebench.sniff(head):
-        return "livecodebench"
-    if _sniff_deepeval(head):
-        return "deepeval"
-    if _sniff_swebench(head):
-        return "swe-bench"
-    return None
+# Each reader is imported when its format is first read (not with the package).
+# ruff: noqa: PLC0415
 
 
 def read(  # noqa: PLR0911 - one return per framework
@@ -119,23 +72,43 @@ def read(  # noqa: PLR0911 - one return per framework
     """
     options = options or ReadOptions()
     if fmt == "inspect":
+        from leaderboard.inputs.frameworks.inspect_log import read_inspect
+
         return read_inspect(path, options)
     if fmt == "lm-eval":
+        from leaderboard.inputs.frameworks import lm_eval
+
         if lm_eval.is_samples(path):
+            from leaderboard.inputs.frameworks import lm_eval_samples
+
             return lm_eval_samples.read_samples(path, options)
         return lm_eval.read_results(path, options)
     if fmt == "promptfoo":
-        return promptfoo.read_promptfoo(path, options)
+        from leaderboard.inputs.frameworks.promptfoo import read_promptfoo
+
+        return read_promptfoo(path, options)
     if fmt == "evalscope":
-        return evalscope.read_evalscope(path, options)
+        from leaderboard.inputs.frameworks.evalscope import read_evalscope
+
+        return read_evalscope(path, options)
     if fmt == "helm":
-        return helm.read_helm(path, options)
+        from leaderboard.inputs.frameworks.helm import read_helm
+
+        return read_helm(path, options)
     if fmt == "livecodebench":
-        return livecodebench.read_livecodebench(path, options)
+        from leaderboard.inputs.frameworks.livecodebench import read_livecodebench
+
+        return read_livecodebench(path, options)
     if fmt == "lighteval":
-        return lighteval.read_lighteval(path, options)
+        from leaderboard.inputs.frameworks.lighteval import read_lighteval
+
+        return read_lighteval(path, options)
     if fmt == "deepeval":
+        from leaderboard.inputs.frameworks.deepeval import read_deepeval
+
         return read_deepeval(path, options)
     if fmt == "swe-bench":
+        from leaderboard.inputs.frameworks.swebench import read_swebench
+
         return read_swebench(path, options)
     raise ValueError(f"unknown framework format {fmt!r}; one of {FRAMEWORK_FORMATS}")

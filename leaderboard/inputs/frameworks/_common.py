@@ -31,6 +31,7 @@ from leaderboard.inputs.records import (
 __all__ = ["MAX_INTEGER", "finite_number"]  # the one numeric check, for the readers
 
 GZIP_MAGIC = b"\x1f\x8b"
+ZIP_MAGIC = b"PK\x03\x04"
 
 
 class FormatWarning(UserWarning):

@@ -70,25 +70,12 @@ from leaderboard.inputs.frameworks._common import (
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, to_unit
 from leaderboard.inputs.records import EvalRun
 
-UTF8_BOM = b"\xef\xbb\xbf"
 DEFAULT_MODEL = "deepeval"
 DEFAULT_TASK = "deepeval"
 SUCCESS = "success"
 #: deepeval metrics that pass when ``score <= threshold`` (Bias, Toxicity, ...).
 LOWER_IS_BETTER = frozenset({"Bias", "Hallucination", "Misuse", "Toxicity"})
 MODEL_KEYS = ("model", "model_name", "model name", "model_id", "llm")
-_WRAPPED = re.compile(rb'\s*\{\s*"(?:testRunData|testRunLink)"\s*:')
-_BARE = re.compile(
-    rb'\s*\{\s*"(?:testFile|testCases|conversationalTestCases|deployment|'
-    rb'dict_test_cases|test_cases|test_results)"\s*:'
-)
-_RUN_KEYS = (
-    b'"metricsData"',
-    b'"metricsMetadata"',
-    b'"metrics_data"',
-    b'"metricsScores"',
-    b'"conversationalTestCases"',
-)
 _DEFAULT_NAME = re.compile(r"(?:conversational_)?test_case_\d+")
 _CASES = ("testCases", "test_cases", "test_results")
 _CONVERSATIONS = ("conversationalTestCases", "conversational_test_cases")
@@ -98,16 +85,6 @@ FIX_LOCAL = (
     "(it writes test_run_<time>.json there) and give that file, or give "
     ".deepeval/.latest_run_full.json (deepeval 4.x writes it on every run)"
 )
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts a deepeval test run file. Never raises."""
-    text = head.removeprefix(UTF8_BOM)
-    if _WRAPPED.match(text):
-        return True
-    if not _BARE.match(text):
-        return False
-    return any(key in text for key in _RUN_KEYS)
 
 
 def _first(mapping: dict[str, Any], keys: tuple[str, ...]) -> Any:

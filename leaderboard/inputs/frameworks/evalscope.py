@@ -51,41 +51,12 @@ from leaderboard.inputs.frameworks._common import (
     unit_number,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, check_metric_names
+from leaderboard.inputs.frameworks.sniffing import EVALSCOPE_REPORT_HEAD, UTF8_BOM
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, new_run
 
-UTF8_BOM = b"\xef\xbb\xbf"
-_REPORT_HEAD = re.compile(rb'\s*\{\s*"name"\s*:\s*"[^"]*"\s*,\s*"dataset_name"\s*:')
-_INDEX_HEAD = re.compile(rb'\s*\{\s*"index"\s*:')
 _LAYOUT = (
     "keep EvalScope's layout: outputs/<run>/reviews/<model>/<benchmark>_<subset>.jsonl"
 )
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts an EvalScope review, prediction or report file.
-
-    A review line can be longer than the head (its ``messages`` come before
-    ``sample_score``; 0.x's prompts before ``reviewer_spec``), so a first line cut
-    by the head is judged by the keys that come first.
-    """
-    text = head.removeprefix(UTF8_BOM)
-    if _REPORT_HEAD.match(text):
-        return b'"metrics"' in text and b'"model_name"' in text
-    first, newline, _ = text.partition(b"\n")
-    cut = not newline
-    if not _INDEX_HEAD.match(first):
-        return _is_v0(first, cut)
-    if b'"sample_score"' in first or (cut and b'"messages"' in first):
-        return b'"target"' in first
-    return b'"model_output"' in first and b'"messages"' in first  # a predictions file
-
-
-def _is_v0(first: bytes, cut: bool) -> bool:
-    if not first.lstrip().startswith(b"{"):
-        return False
-    if b'"choices"' not in first or b'"review"' not in first:
-        return False
-    return b'"reviewer_spec"' in first or (cut and b'"answer_id"' in first)
 
 
 def _is_plain_dir(path: Path) -> bool:
@@ -167,7 +138,7 @@ def read_evalscope(path: Path, options: ReadOptions | None = None) -> list[EvalR
     options = options or ReadOptions()
     shown = str(path)
     head = read_head(path, 4096).removeprefix(UTF8_BOM)
-    if _REPORT_HEAD.match(head):
+    if EVALSCOPE_REPORT_HEAD.match(head):
         return _read_report(path, options, shown)
     first = head.partition(b"\n")[0]
     if b'"model_output"' in first and b'"sample_score"' not in first:

@@ -50,8 +50,6 @@ from leaderboard.inputs.frameworks._common import (
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions, check_metric_names
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
-UTF8_BOM = b"\xef\xbb\xbf"
-_HEAD = re.compile(rb'\s*\[\s*\{\s*"instance_id"\s*:')
 PRIMARY_ORDER = (
     "exact_match",
     "quasi_exact_match",
@@ -67,12 +65,6 @@ _FIX_SPEC = (
     "per_instance_stats.json)"
 )
 Key = tuple[str, int]
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts a ``per_instance_stats.json``. Never raises."""
-    text = head.removeprefix(UTF8_BOM)
-    return _HEAD.match(text) is not None and b'"stats"' in text
 
 
 def _spec(path: Path, shown: str) -> tuple[str, str, str]:

@@ -27,7 +27,6 @@ or a shared connection pool, so a busier CI runner does not read as a slower PR)
 from __future__ import annotations
 
 import lzma
-import re
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from typing import Any, cast
 
 from leaderboard.errors import InputError
 from leaderboard.inputs.frameworks._common import (
+    ZIP_MAGIC,
     RunList,
     errored_run,
     finite_number,
@@ -57,14 +57,8 @@ from leaderboard.inputs.frameworks.metrics import (
 from leaderboard.inputs.reading import parse_document
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
-ZIP_MAGIC = b"PK\x03\x04"
-UTF8_BOM = b"\xef\xbb\xbf"
 # Inspect's score letters and the values its own `value_to_float` gives them.
 SCORE_LETTERS = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
-_JSON_LOG = re.compile(
-    rb'\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"[a-z_]+"\s*,\s*"eval"\s*:\s*\{'
-)
-_MEMBERS = (b"_journal/start.json", b"header.json")
 _FIX_SCORE = "score it with `inspect score LOG` (it writes a scored log) and give that log"
 _FIX_RERUN = (
     "let the eval finish, or complete it with `inspect eval-retry LOG`, and give the "
@@ -72,23 +66,9 @@ _FIX_RERUN = (
 )
 
 
-def sniff(path: Path, head: bytes) -> bool:
-    """Whether `head` (the first bytes of `path`) starts an Inspect log. Never raises.
-
-    An archive is an Inspect log only when it is named ``.eval``, as Inspect names
-    them: an archive renamed ``results.jsonl`` is no log, so a glob for record files
-    (``**/*.jsonl``) never opens an archive.
-    """
-    if head.startswith(ZIP_MAGIC):
-        if not path.name.lower().endswith(".eval"):
-            return False
-        if any(member in head for member in _MEMBERS):
-            return True
-        return _zip_has_log_members(path)
-    return _JSON_LOG.match(head.removeprefix(UTF8_BOM)) is not None
-
-
-def _zip_has_log_members(path: Path) -> bool:
+def zip_has_log_members(path: Path) -> bool:
+    """Whether the archive `path` lists an Inspect log's members (`sniffing.is_inspect`
+    asks when the head does not show them). Never raises but for the archive policy."""
     opener, _ = _archive_support()
     try:
         with open_archive(path, str(path), opener) as archive:

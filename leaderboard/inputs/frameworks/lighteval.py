@@ -19,7 +19,6 @@ file, or export the details to records.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -34,27 +33,14 @@ from leaderboard.inputs.frameworks.metrics import (
     known_range,
     to_unit,
 )
+from leaderboard.inputs.frameworks.sniffing import PARQUET_MAGIC
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
-UTF8_BOM = b"\xef\xbb\xbf"
-PARQUET_MAGIC = b"PAR1"
-_HEAD = re.compile(rb'\s*\{\s*"config_general"\s*:\s*\{')
-_DETAILS = re.compile(r"details_.+\.parquet")
 FIX_PARQUET = (
     "give lighteval's results_<date>.json (task-level), or export the details to "
     "records (model_id, task_id, item_id, score) as JSON Lines: the leaderboard does "
     "not read Parquet"
 )
-
-
-def sniff(path: Path, head: bytes) -> bool:
-    """Whether `head` starts a lighteval results file or details Parquet file."""
-    if head.startswith(PARQUET_MAGIC):
-        return _DETAILS.fullmatch(path.name) is not None
-    text = head.removeprefix(UTF8_BOM)
-    if _HEAD.match(text):
-        return True
-    return text.lstrip().startswith(b"{") and b'"config_general"' in text[:4096]
 
 
 def _model(data: dict[str, Any], shown: str, options: ReadOptions) -> str:

@@ -37,23 +37,12 @@ from leaderboard.inputs.frameworks._common import (
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 from leaderboard.inputs.records import EvalRun
 
-UTF8_BOM = b"\xef\xbb\xbf"
-_ALL_HEAD = re.compile(rb'\s*\[\s*\{\s*"question_title"\s*:')
-_EVAL_HEAD = re.compile(rb'\s*\[\s*\{\s*"pass@1"\s*:')
 _NAME = re.compile(r"(?:Scenario\.)?(?P<scenario>[a-z_]+?)(?:_\d+_[\d.]+)?(?:_cot)?_eval")
 PASS = "pass"  # noqa: S105 - pass/fail of a generation, not a password
 _FIX_ALL = (
     "give the *_eval_all.json that lcb_runner wrote beside it (one entry per problem "
     "with its graded_list)"
 )
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts an ``*_eval_all.json`` or an ``*_eval.json``."""
-    text = head.removeprefix(UTF8_BOM)
-    if _ALL_HEAD.match(text):
-        return b'"question_id"' in text and b'"contest_date"' in text
-    return _EVAL_HEAD.match(text) is not None and b'"detail"' in text
 
 
 def _scenario(path: Path) -> str:

@@ -50,39 +50,20 @@ from leaderboard.inputs.frameworks.metrics import (
     refuse_unmatched,
     to_unit,
 )
+from leaderboard.inputs.frameworks.sniffing import SAMPLES_HEAD, UTF8_BOM
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun
 
-UTF8_BOM = b"\xef\xbb\xbf"
 # The keys `GeneralConfigTracker._get_model_name` looks for in `model_args`, in order.
 MODEL_ARG_KEYS = ("peft", "delta", "pretrained", "model", "path", "engine")
-RESULTS_HEAD = re.compile(rb'\s*\{\s*"results"\s*:\s*\{')
-_METRIC_KEY = re.compile(rb'"[^",\\]+,[^",\\]+"\s*:')
-_V03_KEY = re.compile(rb'"[^",\\]+_stderr"\s*:')
-_SAMPLES_HEAD = re.compile(rb'\s*(?:\[\s*)?\{\s*"doc_id"\s*:')
 SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>[^_]+)\.jsonl?(?:\.gz)?")
 FIX_SAMPLES = "keep the results_<date>.json that lm_eval wrote beside it"
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts a results file or a samples file. Never raises."""
-    text = head.removeprefix(UTF8_BOM)
-    if RESULTS_HEAD.match(text):
-        return (
-            _METRIC_KEY.search(text) is not None
-            or b'"alias"' in text
-            or (b'"versions"' in text and _V03_KEY.search(text) is not None)
-        )
-    if _SAMPLES_HEAD.match(text):
-        first = text.split(b"\n", 1)[0] if not text.lstrip().startswith(b"[") else text
-        return b'"doc"' in first or b'"filtered_resps"' in first
-    return False
 
 
 def is_samples(path: Path) -> bool:
     """Whether `path` is a samples file (by its name or its first bytes)."""
     if SAMPLES_NAME.fullmatch(path.name):
         return True
-    return _SAMPLES_HEAD.match(read_head(path, 4096).removeprefix(UTF8_BOM)) is not None
+    return SAMPLES_HEAD.match(read_head(path, 4096).removeprefix(UTF8_BOM)) is not None
 
 
 def read_results(path: Path, options: ReadOptions) -> list[EvalRun]:

@@ -37,13 +37,12 @@ from leaderboard.inputs.frameworks._common import (
 )
 from leaderboard.inputs.frameworks.lm_eval import (
     FIX_SAMPLES,
-    RESULTS_HEAD,
     SAMPLES_NAME,
-    UTF8_BOM,
     Results,
     check_nonempty,
 )
 from leaderboard.inputs.frameworks.metrics import Notes, ReadOptions
+from leaderboard.inputs.frameworks.sniffing import RESULTS_HEAD, UTF8_BOM
 from leaderboard.inputs.records import EvalRun, answer_line, keeps_texts
 
 

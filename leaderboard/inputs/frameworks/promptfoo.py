@@ -66,11 +66,6 @@ from leaderboard.inputs.frameworks.metrics import (
 )
 from leaderboard.inputs.records import DEFAULT_CATEGORY, EvalRun, new_run
 
-UTF8_BOM = b"\xef\xbb\xbf"
-_JSON_HEAD = re.compile(
-    rb'\s*\{\s*(?:"evalId"\s*:\s*"[^"]*"\s*,\s*)?"results"\s*:\s*\{\s*"version"\s*:\s*\d'
-)
-_ROW_KEYS = (b'"testIdx"', b'"promptIdx"', b'"provider"', b'"success"')
 _TASK_LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,100}")
 _FIX_ERRORS = (
     "re-run the errored rows (`promptfoo eval --retry-errors`) or fix the provider, "
@@ -82,15 +77,6 @@ _VARS_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str
 _UNSEEN = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 PASS = "pass"  # noqa: S105 - promptfoo's pass/fail, not a password
 SCORE = "score"
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts a promptfoo ``-o`` output (JSON or JSON Lines)."""
-    text = head.removeprefix(UTF8_BOM)
-    if _JSON_HEAD.match(text):
-        return True
-    first = text.split(b"\n", 1)[0]
-    return first.lstrip().startswith(b"{") and all(key in first for key in _ROW_KEYS)
 
 
 def _rows(path: Path, shown: str) -> Iterable[tuple[int, Any]]:

@@ -59,42 +59,14 @@ from leaderboard.inputs.frameworks._object_arrays import load_object_of_arrays
 from leaderboard.inputs.frameworks.metrics import ReadOptions
 from leaderboard.inputs.records import EvalRun
 
-UTF8_BOM = b"\xef\xbb\xbf"
 DEFAULT_MODEL = "agent"
 TASK = "swe-bench"
 METRIC = "resolved"
-REPORT_KEYS = (
-    "total_instances",
-    "submitted_instances",
-    "completed_instances",
-    "resolved_instances",
-    "resolved_ids",
-    "unresolved_ids",
-    "submitted_ids",
-)
-_KEYS = b"|".join(key.encode() for key in REPORT_KEYS)
-_RUN_HEAD = re.compile(rb'\s*\{\s*"(?:' + _KEYS + rb')"\s*:')
-_INSTANCE_HEAD = re.compile(
-    rb'\s*\{\s*"[^"\\]{1,200}"\s*:\s*\{\s*"(?:patch_is_None|patch_exists|resolved)"\s*:'
-)
-# The same entry without the instance id around it (`logs/<instance>/report.json` as
-# SWE-bench's published evaluation logs hold it).
-_BARE_HEAD = re.compile(rb'\s*\{\s*"(?:patch_is_None|patch_exists)"\s*:')
 _MULTI_ID = re.compile(r"[^/\s]+/[^/\s]+:pr-\d+")
 FIX_RUN = (
     "give the run report swebench.harness.run_evaluation wrote "
     "(<model>.<run_id>.json) or a logs/run_evaluation/.../report.json"
 )
-
-
-def sniff(head: bytes) -> bool:
-    """Whether `head` starts a SWE-bench run report or per-instance report."""
-    text = head.removeprefix(UTF8_BOM)
-    if _INSTANCE_HEAD.match(text) or _BARE_HEAD.match(text):
-        return True
-    return bool(_RUN_HEAD.match(text)) and (
-        b'"resolved_ids"' in text or b'"resolved_instances"' in text
-    )
 
 
 def _ids(report: dict[str, Any], key: str, shown: str) -> list[str]:
