@@ -211,6 +211,9 @@ def build_report(
 ) -> Report:
     """The whole report: leaderboard, pairwise table and gate, from one set of replicates.
 
+    The process's cyclic garbage collector is paused while it runs, and turned back on
+    after if it was on (`leaderboard._gc.collector_paused`; safe from several threads).
+
     Parameters
     ----------
     runs : iterable of EvalRun

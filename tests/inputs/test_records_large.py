@@ -34,15 +34,19 @@ TRANSIENT_FIXED = 4 * 2**20
 
 
 def _kept_by_records(snapshot: tracemalloc.Snapshot) -> int:
-    """Bytes still held, without the interpreter's table of interned strings: a
-    block of 256 KiB or more allocated on a line that interns (no id is that long)."""
-    kept = 0
+    """Bytes still held, without the interpreter's table of interned strings: one
+    block of 256 KiB to 4 MiB allocated on a line that interns (no id is that long).
+    More than one such block, or a larger one, is not the table: it fails here."""
+    kept, table = 0, []
     for trace in snapshot.traces:
         frame = trace.traceback[0]
         line = linecache.getline(frame.filename, frame.lineno)
         if trace.size >= 2**18 and "intern" in line:
+            table.append(trace.size)
             continue
         kept += trace.size
+    assert len(table) <= 1, table
+    assert sum(table) <= 4 * 2**20, table
     return kept
 
 

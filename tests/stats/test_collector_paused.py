@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -42,7 +44,9 @@ def collections() -> Iterator[list[int]]:
     finally:
         gc.callbacks.remove(note)
         gc.set_threshold(*threshold)
-        if not was_on:
+        if was_on:
+            gc.enable()
+        else:
             gc.disable()
 
 
@@ -103,6 +107,53 @@ def test_load_runs__runs_at_most_the_resuming_collection(
     collections.clear()
     assert len(load_runs(path)) == 6_000
     assert len(collections) <= 1, collections
+    assert gc.isenabled()
+
+
+def test_collector_paused__overlapping_threads_leave_it_on(collections: list[int]) -> None:
+    """Pauses overlapping in threads: the last to end resumes the collector. Forced
+    order: B starts while A's pause is under way, A ends, then B ends (unlocked, B
+    read "off" and never turned it back on)."""
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+
+    def a() -> None:
+        with collector_paused():
+            a_in.set()
+            b_in.wait(5)
+        a_out.set()
+
+    def b() -> None:
+        a_in.wait(5)
+        with collector_paused():
+            b_in.set()
+            a_out.wait(5)
+            assert not gc.isenabled()  # A has ended; B's pause still holds
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert a_out.is_set()
+    assert gc.isenabled()
+
+
+def test_collector_paused__many_threads_leave_it_on(collections: list[int]) -> None:
+    def work() -> None:
+        for _ in range(500):
+            with collector_paused():
+                pass
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    finally:
+        sys.setswitchinterval(switch)
     assert gc.isenabled()
 
 
