@@ -34,12 +34,15 @@ a thread reading "off" while another's pause is under way).
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import gc
-import threading
 from collections.abc import Iterator
 
-_LOCK = threading.RLock()  # re-entrant: a finalizer run on this thread may pause too
+# re-entrant: a finalizer run on this thread may pause too. `_thread`'s, which the
+# interpreter has loaded at start: the entries import this module before their pause,
+# and importing `threading` there cost a collection of its own
+_LOCK = _thread.RLock()
 
 
 class _Pauses:
